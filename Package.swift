@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// System libraries are linked on Linux only; Apple platforms decode with ImageIO.
+let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
+
+let package = Package(
+    name: "Iris",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Iris", targets: ["Iris"]),
+        .executable(name: "iris", targets: ["iris"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp.
+        .target(
+            name: "CIrisShims",
+            dependencies: [
+                .target(name: "CJPEG", condition: linuxOnly),
+                .target(name: "CPNG", condition: linuxOnly),
+            ]
+        ),
+        .target(
+            name: "Iris",
+            dependencies: [
+                .target(name: "CJPEG", condition: linuxOnly),
+                .target(name: "CPNG", condition: linuxOnly),
+                .target(name: "CWebP", condition: linuxOnly),
+                .target(name: "CGIF", condition: linuxOnly),
+                .target(name: "CIrisShims", condition: linuxOnly),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Deterministic photo-like sample images for the demo, tests and benchmarks.
+        .target(name: "IrisSamples", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "iris",
+            dependencies: [
+                "Iris", "IrisSamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "IrisTests",
+            dependencies: ["Iris", "IrisSamples", .target(name: "CPNG", condition: linuxOnly)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

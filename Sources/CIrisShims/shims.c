@@ -1,0 +1,1 @@
+// Intentionally empty until codec shims land.

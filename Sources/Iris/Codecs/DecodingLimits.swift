@@ -1,0 +1,44 @@
+/// Bounds a decode must stay within; checked from the header, before any pixel is allocated.
+public struct DecodingLimits: Sendable, Hashable {
+    /// Most source pixels (width × height before downsampling). Default 256 MP.
+    public var maxPixels: Int
+    /// Most frames of an animation. Default 1,000.
+    public var maxFrames: Int
+    /// Most bytes of decoded output (all frames kept at once). Default 1 GiB.
+    public var maxDecodedBytes: Int
+
+    /// Makes limits; the defaults suit an app or a thumbnail server.
+    public init(maxPixels: Int = 256_000_000, maxFrames: Int = 1_000, maxDecodedBytes: Int = 1 << 30) {
+        self.maxPixels = maxPixels
+        self.maxFrames = maxFrames
+        self.maxDecodedBytes = maxDecodedBytes
+    }
+
+    /// The defaults.
+    public static let `default` = DecodingLimits()
+
+    /// Throws when a source of this size may not be decoded.
+    public func check(width: Int, height: Int, format: ImageFormat) throws(ImageError) {
+        guard width > 0, height > 0 else {
+            throw .invalidDimensions(format: format, width: width, height: height)
+        }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixels {
+            throw .overLimit(.pixels(width: width, height: height, limit: maxPixels))
+        }
+    }
+
+    /// Throws when an output of this many bytes may not be made.
+    public func check(decodedBytes: Int) throws(ImageError) {
+        if decodedBytes > maxDecodedBytes {
+            throw .overLimit(.decodedBytes(bytes: decodedBytes, limit: maxDecodedBytes))
+        }
+    }
+
+    /// Throws when an animation has too many frames.
+    public func check(frames: Int) throws(ImageError) {
+        if frames > maxFrames {
+            throw .overLimit(.frames(count: frames, limit: maxFrames))
+        }
+    }
+}

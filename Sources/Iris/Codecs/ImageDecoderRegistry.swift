@@ -1,0 +1,97 @@
+import Foundation
+
+/// Options for one decode through ``ImageDecoderRegistry``.
+public struct DecodeOptions: Sendable, Hashable {
+    /// Shrink to this target while decoding; `nil` decodes at full size.
+    public var target: DecodeTarget?
+    /// Turn the pixels upright according to EXIF orientation.
+    public var appliesOrientation: Bool
+    /// Kernel for resampling.
+    public var kernel: ResamplingKernel
+    /// Limits checked before allocating.
+    public var limits: DecodingLimits
+
+    /// Makes options.
+    public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,
+                kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default) {
+        self.target = target
+        self.appliesOrientation = appliesOrientation
+        self.kernel = kernel
+        self.limits = limits
+    }
+}
+
+/// Picks a decoder by sniffed format and runs a decode: limits, target size, orientation.
+public struct ImageDecoderRegistry: Sendable {
+    /// Decoders, first match wins.
+    public var decoders: [any ImageDecoding]
+
+    /// Makes a registry of `decoders`.
+    public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
+
+    /// The platform's decoders: the C libraries on Linux, ImageIO on Apple platforms.
+    public static let standard = ImageDecoderRegistry(decoders: PlatformCodecs.decoders)
+
+    /// The decoder for `format`, if any.
+    public func decoder(for format: ImageFormat) -> (any ImageDecoding)? {
+        decoders.first { $0.formats.contains(format) }
+    }
+
+    /// Reads the header of `data`: format, stored size, alpha, frames and EXIF orientation.
+    public func header(of data: Data) throws(ImageError) -> ImageHeader {
+        let (_, header) = try decoderAndHeader(for: data)
+        return header
+    }
+
+    /// Decodes `data`: checks limits from the header, shrinks to `options.target` while
+    /// decoding, then applies orientation.
+    public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> LoadedImage {
+        let (decoder, header) = try decoderAndHeader(for: data)
+        try options.limits.check(width: header.width, height: header.height, format: header.format)
+        try options.limits.check(frames: header.frameCount)
+
+        let orientation = options.appliesOrientation ? header.orientation : .up
+        let shownSource = orientation.swapsDimensions ? header.storedSize.transposed : header.storedSize
+        let shownOutput = options.target?.outputSize(for: shownSource) ?? shownSource
+        let storedOutput = orientation.swapsDimensions ? shownOutput.transposed : shownOutput
+        let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
+        try options.limits.check(decodedBytes: overflow ? .max : bytes)
+
+        let job = DecodeJob(header: header, outputSize: storedOutput, kernel: options.kernel, limits: options.limits)
+        var bitmap: Bitmap
+        do {
+            bitmap = try decoder.decode(data, job: job)
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            throw .decodingFailed(format: header.format, reason: String(describing: error))
+        }
+        if orientation != .up { bitmap = bitmap.oriented(orientation) }
+        return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
+                           orientation: header.orientation)
+    }
+
+    private func decoderAndHeader(for data: Data) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
+        guard !data.isEmpty else { throw .emptyData }
+        let format = FormatSniffer.format(of: data)
+        guard format.isDecodable, let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
+        var header: ImageHeader
+        do {
+            header = try decoder.readHeader(data)
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            throw .decodingFailed(format: format, reason: String(describing: error))
+        }
+        header.orientation = EXIFReader.orientation(in: data, format: format) ?? .up
+        return (decoder, header)
+    }
+}
+
+/// Finds the encoder for a format.
+public enum ImageEncoders {
+    /// The platform's encoder for `format`, if it can write it.
+    public static func encoder(for format: ImageFormat) -> (any ImageEncoding)? {
+        PlatformCodecs.encoders.first { $0.format == format }
+    }
+}

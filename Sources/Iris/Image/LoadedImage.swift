@@ -1,0 +1,54 @@
+import Foundation
+
+/// A decoded image, ready to show: what the pipeline and the decoder registry return.
+public struct LoadedImage: Sendable {
+    /// The pixels, upright (orientation applied unless the request opted out).
+    public var bitmap: Bitmap
+    /// Frames and timing when the source is animated.
+    public var animation: Animation?
+    /// The format the data was in.
+    public var format: ImageFormat
+    /// Size of the source as shown upright, before downsampling.
+    public var sourceSize: PixelSize
+    /// The EXIF orientation the source carried.
+    public var orientation: Orientation
+    /// Whether this is a progressive preview rather than the final image.
+    public var isPreview: Bool
+    /// The original encoded data, when kept.
+    public var data: Data?
+
+    /// Makes a loaded image.
+    public init(bitmap: Bitmap, animation: Animation? = nil, format: ImageFormat, sourceSize: PixelSize,
+                orientation: Orientation = .up, isPreview: Bool = false, data: Data? = nil) {
+        self.bitmap = bitmap
+        self.animation = animation
+        self.format = format
+        self.sourceSize = sourceSize
+        self.orientation = orientation
+        self.isPreview = isPreview
+        self.data = data
+    }
+
+    /// Bytes held: pixels, frames and kept data; what the memory cache counts.
+    public var cost: Int { bitmap.cost + (animation?.cost ?? 0) + (data?.count ?? 0) }
+}
+
+/// The frames of an animated image and how long each is shown.
+public struct Animation: Sendable {
+    /// Decoded frames, each the full canvas.
+    public var frames: [Bitmap]
+    /// How long each frame is shown, in seconds.
+    public var durations: [Double]
+    /// Times to play; 0 means forever.
+    public var loopCount: Int
+
+    /// Makes an animation.
+    public init(frames: [Bitmap], durations: [Double], loopCount: Int = 0) {
+        self.frames = frames
+        self.durations = durations
+        self.loopCount = loopCount
+    }
+
+    /// Bytes held by the frames.
+    public var cost: Int { frames.reduce(0) { $0 + $1.cost } }
+}
