@@ -50,7 +50,15 @@ let package = Package(
         ),
         .testTarget(
             name: "IrisTests",
-            dependencies: ["Iris", "IrisSamples", .target(name: "CPNG", condition: linuxOnly)],
+            dependencies: [
+                "Iris", "IrisSamples",
+                // Tests write some inputs with the C libraries directly (CMYK JPEG, every PNG
+                // colour type, GIF).
+                .target(name: "CJPEG", condition: linuxOnly),
+                .target(name: "CPNG", condition: linuxOnly),
+                .target(name: "CWebP", condition: linuxOnly),
+                .target(name: "CGIF", condition: linuxOnly),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
