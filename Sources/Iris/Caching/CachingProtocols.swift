@@ -1,0 +1,26 @@
+import Foundation
+
+/// A cache of decoded images, such as ``MemoryCache``. Reads are synchronous so a hit can be
+/// shown in the same frame (no placeholder flash).
+public protocol ImageCaching: Sendable {
+    /// The cached image for `key`, if any.
+    func image(for key: ImageCacheKey) -> LoadedImage?
+    /// Stores `image` for `key`.
+    func store(_ image: LoadedImage, for key: ImageCacheKey)
+    /// Removes the image for `key`.
+    func remove(for key: ImageCacheKey)
+    /// Removes everything.
+    func removeAll()
+}
+
+/// A cache of original encoded data, such as ``DataCache`` on disk.
+public protocol DataCaching: Sendable {
+    /// The data for `key`, if present and intact. Called off the main thread.
+    func data(for key: String) -> Data?
+    /// Stores `data` for `key`. Must not block the caller on I/O.
+    func store(_ data: Data, for key: String)
+    /// Removes the data for `key`.
+    func remove(for key: String)
+    /// Removes everything.
+    func removeAll()
+}
