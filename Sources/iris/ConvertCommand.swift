@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Iris
+
+/// `iris convert`: decode, orient and encode by the output's extension.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert an image; the output format follows the output file's extension."
+    )
+
+    @Option(name: .long, help: "Quality 0–100 for JPEG and lossy WebP.")
+    var quality = 85
+
+    @Flag(name: .long, help: "Write a progressive JPEG.")
+    var progressive = false
+
+    @Flag(name: .long, help: "Write lossless WebP.")
+    var lossless = false
+
+    @Argument(help: "Input image.")
+    var input: String
+
+    @Argument(help: "Output file (.jpg, .jpeg, .png or .webp).")
+    var output: String
+
+    func run() throws {
+        do {
+            let format = try OutputFormat.fromExtension(of: output)
+            let data = try Data(contentsOf: URL(fileURLWithPath: input))
+            let image = try ImageDecoderRegistry.standard.decode(data)
+            let options = EncodeOptions(quality: quality, progressive: progressive, lossless: lossless)
+            let encoded = try format.encode(image.bitmap, options: options)
+            try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Terminal.error("\(input): \(readable(error))")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// The formats the CLI writes.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case jpeg, png, webp
+
+    /// The format for a file name's extension.
+    static func fromExtension(of path: String) throws -> OutputFormat {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "jpg", "jpeg": return .jpeg
+        case "png": return .png
+        case "webp": return .webp
+        case let other: throw ValidationError("cannot write .\(other) files; use .jpg, .png or .webp")
+        }
+    }
+
+    var imageFormat: ImageFormat {
+        switch self {
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        }
+    }
+
+    var fileExtension: String { imageFormat.fileExtension ?? rawValue }
+
+    /// Encodes with the platform's encoder.
+    func encode(_ bitmap: Bitmap, options: EncodeOptions) throws -> Data {
+        guard let encoder = ImageEncoders.encoder(for: imageFormat) else {
+            throw ImageError.unsupportedFormat(imageFormat)
+        }
+        return try encoder.encode(bitmap, options: options)
+    }
+}
