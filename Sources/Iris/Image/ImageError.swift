@@ -64,7 +64,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .overLimit(let violation):
             switch violation {
             case let .pixels(width, height, limit):
-                return "image is \(width)×\(height) (\(Self.pixelAmount(width * height))), over the \(Self.pixelAmount(limit)) limit"
+                return "image is \(width)×\(height) (\(Self.pixelAmount(Double(width) * Double(height)))), over the \(Self.pixelAmount(Double(limit))) limit"
             case let .frames(count, limit):
                 return "animation has \(count.grouped) frames, over the limit of \(limit.grouped)"
             case let .decodedBytes(bytes, limit):
@@ -90,12 +90,12 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// "3.6 GP", "256 MP", "12 kP".
-    static func pixelAmount(_ pixels: Int) -> String {
-        let value = Double(pixels)
+    static func pixelAmount(_ pixels: Double) -> String {
+        let value = pixels
         if value >= 1e9 { return "\(trim(value / 1e9)) GP" }
         if value >= 1e6 { return "\(trim(value / 1e6)) MP" }
         if value >= 1e3 { return "\(trim(value / 1e3)) kP" }
-        return "\(pixels) pixels"
+        return "\(Int(pixels)) pixels"
     }
 
     /// "1.5 GiB", "200 MiB", "12 KiB".
