@@ -1,0 +1,55 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Where an ``ImagePipeline`` gets data, where it caches, how it decodes and how much it
+    /// runs at once.
+    public struct Configuration: Sendable {
+        /// Loads `.url` and `.urlRequest` sources.
+        public var dataLoader: any DataLoading
+        /// Original encoded data of `.url` and `.urlRequest` sources, read before loading and
+        /// written after. `nil`: no disk cache.
+        public var dataCache: (any DataCaching)?
+        /// Decoded, processed images, read synchronously before anything else. `nil`: none.
+        public var memoryCache: (any ImageCaching)?
+        /// The decoders.
+        public var decoders: ImageDecoderRegistry
+        /// Bounds every decode must stay within.
+        public var limits: DecodingLimits
+        /// The most data loads running at once (network, files and `.data` closures alike).
+        public var maxConcurrentDownloads: Int
+        /// The most decodes running at once.
+        public var maxConcurrentDecodes: Int
+        /// The most processor chains running at once.
+        public var maxConcurrentProcessing: Int
+        /// Turns a `.url` / `.urlRequest` source's URL into its cache key, e.g. to drop a signed
+        /// URL's volatile query parameters. Applies to the disk cache, the memory cache and
+        /// coalescing; ``ImageRequest/Options/cacheKey`` still wins when set.
+        public var cacheKeyFilter: (@Sendable (URL) -> String)?
+        /// Decode previews while progressive JPEGs arrive. Not implemented yet: the setting is
+        /// kept, and ``ImageTask/previews`` yields nothing.
+        public var isProgressiveDecodingEnabled: Bool
+
+        /// Makes a configuration. Decodes and processing default to one per active core.
+        public init(dataLoader: any DataLoading,
+                    dataCache: (any DataCaching)? = nil,
+                    memoryCache: (any ImageCaching)? = nil,
+                    decoders: ImageDecoderRegistry = .standard,
+                    limits: DecodingLimits = .default,
+                    maxConcurrentDownloads: Int = 6,
+                    maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    maxConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
+                    isProgressiveDecodingEnabled: Bool = false) {
+            self.dataLoader = dataLoader
+            self.dataCache = dataCache
+            self.memoryCache = memoryCache
+            self.decoders = decoders
+            self.limits = limits
+            self.maxConcurrentDownloads = maxConcurrentDownloads
+            self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.maxConcurrentProcessing = maxConcurrentProcessing
+            self.cacheKeyFilter = cacheKeyFilter
+            self.isProgressiveDecodingEnabled = isProgressiveDecodingEnabled
+        }
+    }
+}

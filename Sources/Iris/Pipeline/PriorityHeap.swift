@@ -1,0 +1,60 @@
+/// A binary min-heap: `first` is the smallest element. Used by ``WorkQueue`` to pick the next job.
+struct PriorityHeap<Element: Comparable> {
+    private(set) var elements: [Element] = []
+
+    /// Number of elements.
+    var count: Int { elements.count }
+    /// Whether the heap is empty.
+    var isEmpty: Bool { elements.isEmpty }
+    /// The smallest element.
+    var first: Element? { elements.first }
+
+    /// Adds `element`. O(log n).
+    mutating func insert(_ element: Element) {
+        elements.append(element)
+        siftUp(from: elements.count - 1)
+    }
+
+    /// Removes and returns the smallest element. O(log n).
+    mutating func popFirst() -> Element? {
+        guard !elements.isEmpty else { return nil }
+        elements.swapAt(0, elements.count - 1)
+        let first = elements.removeLast()
+        if !elements.isEmpty { siftDown(from: 0) }
+        return first
+    }
+
+    /// Keeps only the elements for which `isIncluded` holds, then restores heap order. O(n).
+    mutating func retain(where isIncluded: (Element) -> Bool) {
+        elements.removeAll { !isIncluded($0) }
+        var index = elements.count / 2
+        while index > 0 {
+            index -= 1
+            siftDown(from: index)
+        }
+    }
+
+    private mutating func siftUp(from start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard elements[child] < elements[parent] else { return }
+            elements.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(from start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < elements.count && elements[left] < elements[smallest] { smallest = left }
+            if right < elements.count && elements[right] < elements[smallest] { smallest = right }
+            guard smallest != parent else { return }
+            elements.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
