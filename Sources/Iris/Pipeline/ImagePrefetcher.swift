@@ -1,0 +1,125 @@
+import Synchronization
+
+/// Loads images ahead of time — the rows a list is about to show — at low priority, so they
+/// are ready when needed.
+///
+/// Prefetches share work with real requests: when a view asks for an image being prefetched it
+/// joins the prefetch, which then runs at the view's priority. Stopping a prefetch leaves that
+/// shared work; it stops only if nothing else needs it.
+public final class ImagePrefetcher: Sendable {
+    /// How far a prefetch goes.
+    public enum Destination: Sendable, Hashable {
+        /// Load, decode and process into the memory cache (and the disk cache on the way).
+        case memoryCache
+        /// Only download the original data into the disk cache. Applies to `.url` and
+        /// `.urlRequest` sources; others are skipped, having no disk cache to warm.
+        case diskCache
+    }
+
+    /// The pipeline that loads.
+    public let pipeline: ImagePipeline
+    /// How far a prefetch goes.
+    public let destination: Destination
+    /// The priority prefetches run at (requests' own priorities are ignored).
+    public let priority: ImageRequest.Priority
+
+    /// A running prefetch; `cancel` is set once the work has started.
+    private struct Entry {
+        let token: Int
+        var cancel: (@Sendable () -> Void)?
+    }
+
+    private struct State {
+        var entries: [ImageCacheKey: Entry] = [:]
+        var nextToken = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Makes a prefetcher.
+    public init(pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,
+                priority: ImageRequest.Priority = .low) {
+        self.pipeline = pipeline
+        self.destination = destination
+        self.priority = priority
+    }
+
+    /// Prefetches still running.
+    public var activeCount: Int { state.withLock { $0.entries.count } }
+
+    /// Starts loading `requests` that are not cached or already being prefetched.
+    public func startPrefetching(with requests: [ImageRequest]) {
+        for request in requests { start(request) }
+    }
+
+    /// Stops prefetching `requests`.
+    public func stopPrefetching(with requests: [ImageRequest]) {
+        let cancels = state.withLock { state in
+            requests.compactMap { state.entries.removeValue(forKey: key(for: $0))?.cancel }
+        }
+        for cancel in cancels { cancel() }
+    }
+
+    /// Stops every prefetch.
+    public func stopPrefetching() {
+        let cancels = state.withLock { state in
+            defer { state.entries = [:] }
+            return state.entries.values.compactMap(\.cancel)
+        }
+        for cancel in cancels { cancel() }
+    }
+
+    private func key(for request: ImageRequest) -> ImageCacheKey {
+        switch destination {
+        case .memoryCache: pipeline.imageKey(for: request)
+        case .diskCache: ImageCacheKey(dataKey: pipeline.dataKey(for: request))
+        }
+    }
+
+    private func start(_ request: ImageRequest) {
+        var request = request
+        request.priority = priority
+        switch destination {
+        case .memoryCache:
+            if pipeline.cachedImage(for: request) != nil { return }
+        case .diskCache:
+            if !request.source.isRemote || pipeline.configuration.dataCache == nil { return }
+        }
+        let key = key(for: request)
+        let token: Int? = state.withLock { state in
+            guard state.entries[key] == nil else { return nil }
+            let token = state.nextToken
+            state.nextToken += 1
+            state.entries[key] = Entry(token: token)
+            return token
+        }
+        guard let token else { return }
+        let done: @Sendable () -> Void = { [weak self] in self?.remove(key, token: token) }
+
+        let cancel: @Sendable () -> Void
+        switch destination {
+        case .memoryCache:
+            let task = pipeline.task(for: request)
+            task.onCompletion { _ in done() }
+            cancel = { task.cancel() }
+        case .diskCache:
+            let subscription = pipeline.subscribeData(request, priority: priority) { event in
+                if case .finished = event { done() }
+            }
+            cancel = { subscription.cancel() }
+        }
+        let isStopped = state.withLock { state in
+            guard state.entries[key]?.token == token else { return true }
+            state.entries[key]?.cancel = cancel
+            return false
+        }
+        // Stopped (or finished) before the work was registered: make sure it does not run on.
+        if isStopped { cancel() }
+    }
+
+    private func remove(_ key: ImageCacheKey, token: Int) {
+        state.withLock { state in
+            if state.entries[key]?.token == token { state.entries[key] = nil }
+        }
+    }
+}

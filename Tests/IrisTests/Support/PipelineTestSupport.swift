@@ -1,0 +1,233 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+@testable import Iris
+import IrisSamples
+
+// Test doubles for the pipeline's mechanics: a trivial image format with a counting decoder, a
+// counting and holdable data loader, in-memory caches, a gate, and polling helpers.
+
+/// A trivial image format for pipeline tests: "GIF89a" (so the sniffer routes it to a GIF
+/// decoder), width and height as big-endian UInt32, then raw premultiplied RGBA rows.
+enum PipelineTestFormat {
+    static let magic = Array("GIF89a".utf8)
+
+    /// Encodes `bitmap` (converted to RGBA).
+    static func encode(_ bitmap: Bitmap) -> Data {
+        let rgba = bitmap.converted(to: .rgba8)
+        var data = Data(magic)
+        for value in [UInt32(rgba.width), UInt32(rgba.height)] {
+            withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) }
+        }
+        for y in 0..<rgba.height {
+            let start = y * rgba.bytesPerRow
+            data.append(contentsOf: rgba.pixels[start..<(start + rgba.width * 4)])
+        }
+        return data
+    }
+
+    /// A photo-like test image of `width`×`height`, encoded.
+    static func photo(width: Int = 64, height: Int = 48, seed: UInt64 = 1) -> Data {
+        encode(SampleImages.photo(width: width, height: height, seed: seed, format: .rgba8))
+    }
+}
+
+/// Decodes ``PipelineTestFormat`` and counts decodes.
+final class PipelineCountingDecoder: ImageDecoding {
+    let formats: Set<ImageFormat> = [.gif]
+    private let decodes = Mutex(0)
+
+    /// Decodes so far.
+    var decodeCount: Int { decodes.withLock { $0 } }
+
+    func readHeader(_ data: Data) throws -> ImageHeader {
+        let bytes = [UInt8](data.prefix(14))
+        guard bytes.count == 14, Array(bytes[0..<6]) == PipelineTestFormat.magic else {
+            throw ImageError.truncated(format: .gif, received: data.count, expected: 14)
+        }
+        func read(_ offset: Int) -> Int { bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return ImageHeader(format: .gif, width: read(6), height: read(10), hasAlpha: true)
+    }
+
+    func decode(_ data: Data, job: DecodeJob) throws -> Bitmap {
+        decodes.withLock { $0 += 1 }
+        let header = job.header
+        let pixels = [UInt8](data.dropFirst(14))
+        guard let bitmap = Bitmap(width: header.width, height: header.height, format: .rgba8, pixels: pixels) else {
+            throw ImageError.truncated(format: .gif, received: data.count, expected: 14 + header.width * header.height * 4)
+        }
+        return job.outputSize == bitmap.size ? bitmap : Resampler().resize(bitmap, to: job.outputSize)
+    }
+}
+
+/// A loader serving ``PipelineTestFormat`` images in chunks, counting loads and cancellations.
+/// While held, loads wait (cancellably) until ``release()``.
+final class PipelineCountingLoader: DataLoading {
+    private struct State {
+        var started: [URL] = []
+        var cancelled: [URL] = []
+    }
+
+    private let state = Mutex(State())
+    private let gate: PipelineGate
+    private let chunkCount: Int
+    private let payload: @Sendable (URL) -> Data
+
+    /// Makes a loader. `held`: loads wait for ``release()``.
+    init(held: Bool = false, chunkCount: Int = 4,
+         payload: @escaping @Sendable (URL) -> Data = { _ in PipelineTestFormat.photo() }) {
+        gate = PipelineGate(isOpen: !held)
+        self.chunkCount = chunkCount
+        self.payload = payload
+    }
+
+    /// URLs in the order their loads started.
+    var startedURLs: [URL] { state.withLock { $0.started } }
+    /// Loads started.
+    var loadCount: Int { state.withLock { $0.started.count } }
+    /// Loads whose consumer cancelled them.
+    var cancelledCount: Int { state.withLock { $0.cancelled.count } }
+
+    /// Lets held loads (and all later ones) go on.
+    func release() { gate.open() }
+
+    func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+        let url = request.url ?? URL(string: "about:blank")!
+        state.withLock { $0.started.append(url) }
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
+        let producer = Task { [gate, chunkCount, payload] in
+            await gate.wait()
+            guard !Task.isCancelled else { return }
+            let data = payload(url)
+            continuation.yield(.response(statusCode: 200, expectedLength: data.count, mimeType: "image/gif"))
+            let size = max(1, (data.count + chunkCount - 1) / chunkCount)
+            var offset = 0
+            while offset < data.count {
+                continuation.yield(.chunk(data[offset..<min(offset + size, data.count)]))
+                offset += size
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination {
+                self?.state.withLock { $0.cancelled.append(url) }
+                producer.cancel()
+            }
+        }
+        return stream
+    }
+}
+
+/// A one-way gate: `wait()` suspends until `open()`; a cancelled waiter returns at once.
+final class PipelineGate: Sendable {
+    private struct State {
+        var isOpen: Bool
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var cancelled: Set<Int> = []
+        var nextID = 0
+    }
+
+    private let state: Mutex<State>
+
+    init(isOpen: Bool = false) { state = Mutex(State(isOpen: isOpen)) }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state in
+                    if state.isOpen || state.cancelled.contains(id) { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.cancelled.insert(id)
+                return state.waiters.removeValue(forKey: id)
+            }
+            waiter?.resume()
+        }
+    }
+}
+
+/// A plain dictionary memory cache.
+final class PipelineTestMemoryCache: ImageCaching {
+    private let images = Mutex<[ImageCacheKey: LoadedImage]>([:])
+    var count: Int { images.withLock { $0.count } }
+    func image(for key: ImageCacheKey) -> LoadedImage? { images.withLock { $0[key] } }
+    func store(_ image: LoadedImage, for key: ImageCacheKey) { images.withLock { $0[key] = image } }
+    func remove(for key: ImageCacheKey) { _ = images.withLock { $0.removeValue(forKey: key) } }
+    func removeAll() { images.withLock { $0 = [:] } }
+}
+
+/// A plain dictionary data cache.
+final class PipelineTestDataCache: DataCaching {
+    private let entries = Mutex<[String: Data]>([:])
+    var keys: Set<String> { entries.withLock { Set($0.keys) } }
+    func data(for key: String) -> Data? { entries.withLock { $0[key] } }
+    func store(_ data: Data, for key: String) { entries.withLock { $0[key] = data } }
+    func remove(for key: String) { _ = entries.withLock { $0.removeValue(forKey: key) } }
+    func removeAll() { entries.withLock { $0 = [:] } }
+}
+
+/// Counts calls (of a `.data` closure, for instance).
+final class PipelineCounter: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    func increment() { value.withLock { $0 += 1 } }
+}
+
+/// Polls `condition` every few milliseconds; false when it did not hold within `timeout`.
+func pipelineEventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return condition()
+}
+
+/// Runs `body`; if it takes longer than `timeout`, cancels it and returns false.
+func pipelineWithTimeout(_ timeout: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask { await body(); return true }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}
+
+extension ImagePipeline {
+    /// A pipeline over the test format, the given loader and optional caches.
+    static func testPipeline(loader: any DataLoading = PipelineCountingLoader(),
+                             decoder: PipelineCountingDecoder = PipelineCountingDecoder(),
+                             memoryCache: (any ImageCaching)? = nil, dataCache: (any DataCaching)? = nil,
+                             maxConcurrentDownloads: Int = 6,
+                             cacheKeyFilter: (@Sendable (URL) -> String)? = nil) -> ImagePipeline {
+        ImagePipeline(configuration: Configuration(
+            dataLoader: loader, dataCache: dataCache, memoryCache: memoryCache,
+            decoders: ImageDecoderRegistry(decoders: [decoder]),
+            maxConcurrentDownloads: maxConcurrentDownloads, cacheKeyFilter: cacheKeyFilter))
+    }
+}
