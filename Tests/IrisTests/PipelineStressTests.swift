@@ -12,12 +12,16 @@ extension PipelineTests {
             let pipeline = ImagePipeline.testPipeline(loader: PipelineCountingLoader(), memoryCache: nil)
             let outcomes = PipelineOrder()
             var generator = SystemRandomNumberGenerator()
+            // Half the requests are cancelled (at once or after up to 5 ms); every request for
+            // keys 45–49 is, so whole shared operations are cancelled while they run.
             let plans = (0..<2000).map { _ in
-                (key: Int.random(in: 0..<50, using: &generator),
-                 small: Bool.random(using: &generator),
-                 priority: ImageRequest.Priority.allCases.randomElement(using: &generator)!,
-                 cancelAfter: Int.random(in: 0..<4, using: &generator) == 0 ? Int.random(in: 0...3, using: &generator) : nil,
-                 reprioritise: Bool.random(using: &generator))
+                let key = Int.random(in: 0..<50, using: &generator)
+                let cancels = key >= 45 || Bool.random(using: &generator)
+                return (key: key,
+                        small: Bool.random(using: &generator),
+                        priority: ImageRequest.Priority.allCases.randomElement(using: &generator)!,
+                        cancelAfter: cancels ? Int.random(in: -1...5, using: &generator) : nil,
+                        reprioritise: Bool.random(using: &generator))
             }
             let finished = await pipelineWithTimeout(.seconds(60)) {
                 await withTaskGroup(of: Void.self) { group in
@@ -26,7 +30,7 @@ extension PipelineTests {
                         let request = ImageRequest(
                             source: .data(id: "stress-\(plan.key)") {
                                 calls.increment()
-                                try await Task.sleep(for: .milliseconds(Int.random(in: 0...2)))
+                                try await Task.sleep(for: .milliseconds(Int.random(in: 1...5)))
                                 return payload
                             },
                             targetSize: plan.small ? CGSize(width: 12, height: 12) : nil,
@@ -35,7 +39,7 @@ extension PipelineTests {
                         group.addTask {
                             if plan.reprioritise { task.priority = .veryHigh }
                             if let delay = plan.cancelAfter {
-                                try? await Task.sleep(for: .milliseconds(delay))
+                                if delay >= 0 { try? await Task.sleep(for: .milliseconds(delay)) }
                                 task.cancel()
                             }
                             do throws(ImageError) {
