@@ -15,9 +15,35 @@
 // not bounded by this.
 #define IRIS_PNG_CHUNK_MALLOC_MAX (16U * 1024U * 1024U)
 
+// MARK: - Messages
+
+/// libpng's last error, and its last warning: png_check_IHDR warns the specific reason
+/// ("Invalid bit depth in IHDR") and then errors with a generic "Invalid IHDR data".
+typedef struct {
+    char error[256];
+    char warning[200];
+} iris_png_messages;
+
+static void record_error(png_structp png, png_const_charp message) {
+    iris_png_messages *messages = (iris_png_messages *)png_get_error_ptr(png);
+    const char *text = message ? message : "unknown libpng error";
+    if (strcmp(text, "Invalid IHDR data") == 0 && messages->warning[0]) {
+        snprintf(messages->error, sizeof messages->error, "%s: %s", text, messages->warning);
+    } else {
+        snprintf(messages->error, sizeof messages->error, "%s", text);
+    }
+    png_longjmp(png, 1);
+}
+
+static void record_warning(png_structp png, png_const_charp message) {
+    iris_png_messages *messages = (iris_png_messages *)png_get_error_ptr(png);
+    snprintf(messages->warning, sizeof messages->warning, "%s", message ? message : "");
+}
+
 // MARK: - Reader
 
 struct iris_png_reader {
+    iris_png_messages messages;
     png_structp png;
     png_infop info;
     const uint8_t *data;
@@ -28,19 +54,7 @@ struct iris_png_reader {
     IrisPNGStatus failure;
     int passes;
     uint32_t height;
-    char message[256];
 };
-
-static void reader_error(png_structp png, png_const_charp message) {
-    iris_png_reader *reader = (iris_png_reader *)png_get_error_ptr(png);
-    snprintf(reader->message, sizeof reader->message, "%s", message ? message : "unknown libpng error");
-    png_longjmp(png, 1);
-}
-
-static void ignore_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
 
 static void reader_read(png_structp png, png_bytep out, size_t length) {
     iris_png_reader *reader = (iris_png_reader *)png_get_io_ptr(png);
@@ -59,7 +73,7 @@ iris_png_reader *iris_png_reader_create(const uint8_t *data, size_t size) {
     if (!reader) return NULL;
     reader->data = data;
     reader->size = data ? size : 0;
-    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, reader_error, ignore_warning);
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader->messages, record_error, record_warning);
     if (!reader->png) {
         free(reader);
         return NULL;
@@ -160,7 +174,7 @@ IrisPNGStatus iris_png_read_image(iris_png_reader *reader, uint8_t *pixels, size
 }
 
 const char *iris_png_reader_message(const iris_png_reader *reader) {
-    return reader->message;
+    return reader->messages.error;
 }
 
 size_t iris_png_reader_consumed(const iris_png_reader *reader) {
@@ -176,6 +190,7 @@ void iris_png_reader_destroy(iris_png_reader *reader) {
 // MARK: - Writer
 
 struct iris_png_writer {
+    iris_png_messages messages;
     png_structp png;
     png_infop info;
     uint8_t *bytes;
@@ -184,14 +199,7 @@ struct iris_png_writer {
     IrisPNGStatus failure;
     int passes;
     uint32_t height;
-    char message[256];
 };
-
-static void writer_error(png_structp png, png_const_charp message) {
-    iris_png_writer *writer = (iris_png_writer *)png_get_error_ptr(png);
-    snprintf(writer->message, sizeof writer->message, "%s", message ? message : "unknown libpng error");
-    png_longjmp(png, 1);
-}
 
 static void writer_write(png_structp png, png_bytep data, size_t length) {
     iris_png_writer *writer = (iris_png_writer *)png_get_io_ptr(png);
@@ -218,7 +226,7 @@ static void writer_flush(png_structp png) {
 iris_png_writer *iris_png_writer_create(void) {
     iris_png_writer *writer = (iris_png_writer *)calloc(1, sizeof *writer);
     if (!writer) return NULL;
-    writer->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, writer, writer_error, ignore_warning);
+    writer->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer->messages, record_error, record_warning);
     if (!writer->png) {
         free(writer);
         return NULL;
@@ -310,7 +318,7 @@ const uint8_t *iris_png_writer_bytes(const iris_png_writer *writer, size_t *size
 }
 
 const char *iris_png_writer_message(const iris_png_writer *writer) {
-    return writer->message;
+    return writer->messages.error;
 }
 
 void iris_png_writer_destroy(iris_png_writer *writer) {

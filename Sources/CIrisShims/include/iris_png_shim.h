@@ -59,7 +59,7 @@ IrisPNGStatus iris_png_set_output(iris_png_reader *reader, IrisPNGOutput output,
 IrisPNGStatus iris_png_read_rows(iris_png_reader *reader, uint8_t *rows, size_t stride, uint32_t count);
 /// Reads the whole image (every interlace pass) into `pixels`, rows `stride` bytes apart.
 IrisPNGStatus iris_png_read_image(iris_png_reader *reader, uint8_t *pixels, size_t stride);
-/// libpng's last error message ("" when none).
+/// libpng's last error message ("" when none); warnings are otherwise ignored.
 const char *iris_png_reader_message(const iris_png_reader *reader);
 /// Bytes handed to libpng so far; after IRIS_PNG_TRUNCATED, the whole input.
 size_t iris_png_reader_consumed(const iris_png_reader *reader);
@@ -105,7 +105,7 @@ IrisPNGStatus iris_png_write_image(iris_png_writer *writer, const uint8_t *pixel
 IrisPNGStatus iris_png_write_end(iris_png_writer *writer);
 /// The bytes written so far; valid until destroy.
 const uint8_t *iris_png_writer_bytes(const iris_png_writer *writer, size_t *size);
-/// libpng's last error message ("" when none).
+/// libpng's last error message ("" when none); warnings are otherwise ignored.
 const char *iris_png_writer_message(const iris_png_writer *writer);
 /// Frees the writer, its buffer and everything libpng allocated for it. NULL is ignored.
 void iris_png_writer_destroy(iris_png_writer *writer);

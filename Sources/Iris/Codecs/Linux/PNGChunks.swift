@@ -1,3 +1,4 @@
+#if canImport(CPNG)
 import Foundation
 
 /// What a quick walk over a PNG's chunks finds before the first IDAT, without libpng: the
@@ -40,3 +41,4 @@ struct PNGChunkScan {
         }
     }
 }
+#endif
