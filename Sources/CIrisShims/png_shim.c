@@ -1,0 +1,331 @@
+// libpng 1.6 behind setjmp: see include/iris_png_shim.h.
+#include "iris_png_shim.h"
+
+#if __has_include(<png.h>)
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Image size is bounded by Iris's DecodingLimits (checked before decoding), so libpng's own
+// width/height limits are opened to the format's maximum; a 2,000,000×100 strip is legal.
+#define IRIS_PNG_MAX_DIMENSION 0x7fffffffU
+// Largest ancillary chunk libpng will allocate (iCCP, zTXt, eXIf...). IDAT is streamed and is
+// not bounded by this.
+#define IRIS_PNG_CHUNK_MALLOC_MAX (16U * 1024U * 1024U)
+
+// MARK: - Messages
+
+/// libpng's last error, and its last warning: png_check_IHDR warns the specific reason
+/// ("Invalid bit depth in IHDR") and then errors with a generic "Invalid IHDR data".
+typedef struct {
+    char error[256];
+    char warning[200];
+} iris_png_messages;
+
+static void record_error(png_structp png, png_const_charp message) {
+    iris_png_messages *messages = (iris_png_messages *)png_get_error_ptr(png);
+    const char *text = message ? message : "unknown libpng error";
+    if (strcmp(text, "Invalid IHDR data") == 0 && messages->warning[0]) {
+        snprintf(messages->error, sizeof messages->error, "%s: %s", text, messages->warning);
+    } else {
+        snprintf(messages->error, sizeof messages->error, "%s", text);
+    }
+    png_longjmp(png, 1);
+}
+
+static void record_warning(png_structp png, png_const_charp message) {
+    iris_png_messages *messages = (iris_png_messages *)png_get_error_ptr(png);
+    snprintf(messages->warning, sizeof messages->warning, "%s", message ? message : "");
+}
+
+// MARK: - Reader
+
+struct iris_png_reader {
+    iris_png_messages messages;
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    int truncated;
+    /// Status of the first failure; every later call returns it without touching libpng.
+    IrisPNGStatus failure;
+    int passes;
+    uint32_t height;
+};
+
+static void reader_read(png_structp png, png_bytep out, size_t length) {
+    iris_png_reader *reader = (iris_png_reader *)png_get_io_ptr(png);
+    size_t remaining = reader->size - reader->offset;
+    if (length > remaining) {
+        reader->offset = reader->size;
+        reader->truncated = 1;
+        png_error(png, "unexpected end of data");
+    }
+    memcpy(out, reader->data + reader->offset, length);
+    reader->offset += length;
+}
+
+iris_png_reader *iris_png_reader_create(const uint8_t *data, size_t size) {
+    iris_png_reader *reader = (iris_png_reader *)calloc(1, sizeof *reader);
+    if (!reader) return NULL;
+    reader->data = data;
+    reader->size = data ? size : 0;
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader->messages, record_error, record_warning);
+    if (!reader->png) {
+        free(reader);
+        return NULL;
+    }
+    reader->info = png_create_info_struct(reader->png);
+    if (!reader->info) {
+        png_destroy_read_struct(&reader->png, NULL, NULL);
+        free(reader);
+        return NULL;
+    }
+    png_set_read_fn(reader->png, reader, reader_read);
+    png_set_user_limits(reader->png, IRIS_PNG_MAX_DIMENSION, IRIS_PNG_MAX_DIMENSION);
+    png_set_chunk_malloc_max(reader->png, IRIS_PNG_CHUNK_MALLOC_MAX);
+    return reader;
+}
+
+/// Records a failure caught by setjmp and returns its status.
+static IrisPNGStatus reader_fail(iris_png_reader *reader) {
+    reader->failure = reader->truncated ? IRIS_PNG_TRUNCATED : IRIS_PNG_ERROR;
+    return reader->failure;
+}
+
+IrisPNGStatus iris_png_read_info(iris_png_reader *reader, iris_png_info *info) {
+    if (reader->failure != IRIS_PNG_OK) return reader->failure;
+    if (setjmp(png_jmpbuf(reader->png))) return reader_fail(reader);
+    png_read_info(reader->png, reader->info);
+    info->width = png_get_image_width(reader->png, reader->info);
+    info->height = png_get_image_height(reader->png, reader->info);
+    info->bit_depth = png_get_bit_depth(reader->png, reader->info);
+    info->color_type = png_get_color_type(reader->png, reader->info);
+    info->interlaced = png_get_interlace_type(reader->png, reader->info) == PNG_INTERLACE_ADAM7;
+    info->has_trns = png_get_valid(reader->png, reader->info, PNG_INFO_tRNS) != 0;
+    reader->height = info->height;
+    return IRIS_PNG_OK;
+}
+
+IrisPNGStatus iris_png_set_output(iris_png_reader *reader, IrisPNGOutput output, size_t *row_bytes, int *passes) {
+    if (reader->failure != IRIS_PNG_OK) return reader->failure;
+    if (setjmp(png_jmpbuf(reader->png))) return reader_fail(reader);
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    int color_type = png_get_color_type(png, info);
+    int bit_depth = png_get_bit_depth(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    int is_gray = (color_type & PNG_COLOR_MASK_COLOR) == 0;
+    int has_alpha_channel = (color_type & PNG_COLOR_MASK_ALPHA) != 0;
+
+    // 16 → 8 with rounding (v * 255 / 65535), not truncation.
+    if (bit_depth == 16) png_set_scale_16(png);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+
+    switch (output) {
+    case IRIS_PNG_OUT_GRAY8:
+        if (!is_gray) png_set_rgb_to_gray_fixed(png, 1, -1, -1);
+        if (has_alpha_channel) png_set_strip_alpha(png);
+        break;
+    case IRIS_PNG_OUT_RGBX8:
+        if (is_gray) png_set_gray_to_rgb(png);
+        if (has_alpha_channel) png_set_strip_alpha(png);
+        png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+        break;
+    case IRIS_PNG_OUT_RGBA8:
+        if (has_trns) png_set_tRNS_to_alpha(png);
+        if (is_gray) png_set_gray_to_rgb(png);
+        if (!has_alpha_channel && !has_trns) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+        break;
+    default:
+        png_error(png, "unknown output layout requested");
+    }
+    reader->passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    *row_bytes = png_get_rowbytes(png, info);
+    *passes = reader->passes;
+    return IRIS_PNG_OK;
+}
+
+IrisPNGStatus iris_png_read_rows(iris_png_reader *reader, uint8_t *rows, size_t stride, uint32_t count) {
+    if (reader->failure != IRIS_PNG_OK) return reader->failure;
+    if (setjmp(png_jmpbuf(reader->png))) return reader_fail(reader);
+    for (uint32_t y = 0; y < count; y++) {
+        png_read_row(reader->png, rows + (size_t)y * stride, NULL);
+    }
+    return IRIS_PNG_OK;
+}
+
+IrisPNGStatus iris_png_read_image(iris_png_reader *reader, uint8_t *pixels, size_t stride) {
+    if (reader->failure != IRIS_PNG_OK) return reader->failure;
+    if (setjmp(png_jmpbuf(reader->png))) return reader_fail(reader);
+    // Each pass visits every row; libpng fills in that pass's pixels (what png_read_image
+    // does, without allocating a table of row pointers that a longjmp could leak).
+    for (int pass = 0; pass < reader->passes; pass++) {
+        for (uint32_t y = 0; y < reader->height; y++) {
+            png_read_row(reader->png, pixels + (size_t)y * stride, NULL);
+        }
+    }
+    return IRIS_PNG_OK;
+}
+
+const char *iris_png_reader_message(const iris_png_reader *reader) {
+    return reader->messages.error;
+}
+
+size_t iris_png_reader_consumed(const iris_png_reader *reader) {
+    return reader->offset;
+}
+
+void iris_png_reader_destroy(iris_png_reader *reader) {
+    if (!reader) return;
+    png_destroy_read_struct(&reader->png, &reader->info, NULL);
+    free(reader);
+}
+
+// MARK: - Writer
+
+struct iris_png_writer {
+    iris_png_messages messages;
+    png_structp png;
+    png_infop info;
+    uint8_t *bytes;
+    size_t size;
+    size_t capacity;
+    IrisPNGStatus failure;
+    int passes;
+    uint32_t height;
+};
+
+static void writer_write(png_structp png, png_bytep data, size_t length) {
+    iris_png_writer *writer = (iris_png_writer *)png_get_io_ptr(png);
+    if (length > SIZE_MAX - writer->size) png_error(png, "output too large");
+    size_t needed = writer->size + length;
+    if (needed > writer->capacity) {
+        size_t capacity = writer->capacity ? writer->capacity : 4096;
+        while (capacity < needed) {
+            capacity = capacity > SIZE_MAX / 2 ? needed : capacity * 2;
+        }
+        uint8_t *grown = (uint8_t *)realloc(writer->bytes, capacity);
+        if (!grown) png_error(png, "out of memory for the encoded PNG");
+        writer->bytes = grown;
+        writer->capacity = capacity;
+    }
+    memcpy(writer->bytes + writer->size, data, length);
+    writer->size = needed;
+}
+
+static void writer_flush(png_structp png) {
+    (void)png;
+}
+
+iris_png_writer *iris_png_writer_create(void) {
+    iris_png_writer *writer = (iris_png_writer *)calloc(1, sizeof *writer);
+    if (!writer) return NULL;
+    writer->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer->messages, record_error, record_warning);
+    if (!writer->png) {
+        free(writer);
+        return NULL;
+    }
+    writer->info = png_create_info_struct(writer->png);
+    if (!writer->info) {
+        png_destroy_write_struct(&writer->png, NULL);
+        free(writer);
+        return NULL;
+    }
+    png_set_write_fn(writer->png, writer, writer_write, writer_flush);
+    png_set_user_limits(writer->png, IRIS_PNG_MAX_DIMENSION, IRIS_PNG_MAX_DIMENSION);
+    return writer;
+}
+
+static IrisPNGStatus writer_fail(iris_png_writer *writer) {
+    writer->failure = IRIS_PNG_ERROR;
+    return writer->failure;
+}
+
+IrisPNGStatus iris_png_write_begin(iris_png_writer *writer, const iris_png_write_params *params) {
+    if (writer->failure != IRIS_PNG_OK) return writer->failure;
+    if (setjmp(png_jmpbuf(writer->png))) return writer_fail(writer);
+    png_structp png = writer->png;
+    png_infop info = writer->info;
+    png_set_IHDR(png, info, params->width, params->height, params->bit_depth, params->color_type,
+                 params->interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (params->compression_level >= 0) png_set_compression_level(png, params->compression_level);
+    if (params->palette && params->palette_count > 0) {
+        png_color colors[256];
+        int count = params->palette_count > 256 ? 256 : params->palette_count;
+        for (int i = 0; i < count; i++) {
+            colors[i].red = params->palette[3 * i];
+            colors[i].green = params->palette[3 * i + 1];
+            colors[i].blue = params->palette[3 * i + 2];
+        }
+        png_set_PLTE(png, info, colors, count);
+    }
+    if (params->trns_alpha && params->trns_alpha_count > 0) {
+        int count = params->trns_alpha_count > 256 ? 256 : params->trns_alpha_count;
+        png_set_tRNS(png, info, params->trns_alpha, count, NULL);
+    } else if (params->has_trns_color) {
+        png_color_16 color;
+        memset(&color, 0, sizeof color);
+        color.gray = params->trns_gray;
+        color.red = params->trns_red;
+        color.green = params->trns_green;
+        color.blue = params->trns_blue;
+        png_set_tRNS(png, info, NULL, 0, &color);
+    }
+    png_write_info(png, info);
+    if (params->strip_filler) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    writer->passes = png_set_interlace_handling(png);
+    writer->height = params->height;
+    return IRIS_PNG_OK;
+}
+
+IrisPNGStatus iris_png_write_rows(iris_png_writer *writer, const uint8_t *rows, size_t stride, uint32_t count) {
+    if (writer->failure != IRIS_PNG_OK) return writer->failure;
+    if (setjmp(png_jmpbuf(writer->png))) return writer_fail(writer);
+    for (uint32_t y = 0; y < count; y++) {
+        png_write_row(writer->png, rows + (size_t)y * stride);
+    }
+    return IRIS_PNG_OK;
+}
+
+IrisPNGStatus iris_png_write_image(iris_png_writer *writer, const uint8_t *pixels, size_t stride) {
+    if (writer->failure != IRIS_PNG_OK) return writer->failure;
+    if (setjmp(png_jmpbuf(writer->png))) return writer_fail(writer);
+    for (int pass = 0; pass < writer->passes; pass++) {
+        for (uint32_t y = 0; y < writer->height; y++) {
+            png_write_row(writer->png, pixels + (size_t)y * stride);
+        }
+    }
+    return IRIS_PNG_OK;
+}
+
+IrisPNGStatus iris_png_write_end(iris_png_writer *writer) {
+    if (writer->failure != IRIS_PNG_OK) return writer->failure;
+    if (setjmp(png_jmpbuf(writer->png))) return writer_fail(writer);
+    png_write_end(writer->png, NULL);
+    return IRIS_PNG_OK;
+}
+
+const uint8_t *iris_png_writer_bytes(const iris_png_writer *writer, size_t *size) {
+    *size = writer->size;
+    return writer->bytes;
+}
+
+const char *iris_png_writer_message(const iris_png_writer *writer) {
+    return writer->messages.error;
+}
+
+void iris_png_writer_destroy(iris_png_writer *writer) {
+    if (!writer) return;
+    png_destroy_write_struct(&writer->png, &writer->info);
+    free(writer->bytes);
+    free(writer);
+}
+
+#endif

@@ -1,0 +1,52 @@
+#if !canImport(CJPEG) && canImport(ImageIO)
+import CoreGraphics
+import Foundation
+import ImageIO
+
+/// Decodes with ImageIO, shrinking with its thumbnail decoder; orientation is left to the registry.
+struct ImageIODecoder: ImageDecoding {
+    var formats: Set<ImageFormat> { [.jpeg, .png, .gif, .webp] }
+
+    func readHeader(_ data: Data) throws -> ImageHeader {
+        let format = FormatSniffer.format(of: data)
+        guard let source = CGImageSourceCreateWithData(data as CFData, nil),
+              let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+              let width = properties[kCGImagePropertyPixelWidth] as? Int,
+              let height = properties[kCGImagePropertyPixelHeight] as? Int else {
+            throw ImageError.decodingFailed(format: format, reason: "ImageIO could not read the header")
+        }
+        let hasAlpha = properties[kCGImagePropertyHasAlpha] as? Bool ?? false
+        return ImageHeader(format: format, width: width, height: height, hasAlpha: hasAlpha,
+                           frameCount: max(1, CGImageSourceGetCount(source)))
+    }
+
+    func decode(_ data: Data, job: DecodeJob) throws -> Bitmap {
+        let format = job.header.format
+        guard let source = CGImageSourceCreateWithData(data as CFData, nil) else {
+            throw ImageError.decodingFailed(format: format, reason: "ImageIO could not open the data")
+        }
+        let maxSide = max(job.outputSize.width, job.outputSize.height)
+        let options: [CFString: Any] = [
+            kCGImageSourceCreateThumbnailFromImageAlways: true,
+            kCGImageSourceThumbnailMaxPixelSize: maxSide,
+            kCGImageSourceCreateThumbnailWithTransform: false,
+            kCGImageSourceShouldCacheImmediately: true,
+        ]
+        guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
+            throw ImageError.decodingFailed(format: format, reason: "ImageIO could not decode the image")
+        }
+        var bitmap = Bitmap(width: job.outputSize.width, height: job.outputSize.height, format: .rgba8)
+        let drawn: Bool = bitmap.withUnsafeMutableBytes { raw in
+            guard let context = CGContext(data: raw.baseAddress, width: job.outputSize.width, height: job.outputSize.height,
+                                          bitsPerComponent: 8, bytesPerRow: job.outputSize.width * 4,
+                                          space: CGColorSpaceCreateDeviceRGB(),
+                                          bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) else { return false }
+            context.interpolationQuality = .high
+            context.draw(image, in: CGRect(x: 0, y: 0, width: job.outputSize.width, height: job.outputSize.height))
+            return true
+        }
+        guard drawn else { throw ImageError.decodingFailed(format: format, reason: "could not create a bitmap context") }
+        return job.header.hasAlpha ? bitmap : bitmap.converted(to: .rgbx8)
+    }
+}
+#endif

@@ -1,0 +1,26 @@
+extension ImageProcessors {
+    /// Keeps the pixels inside a rectangle (clipped to the image).
+    public struct Crop: ImageProcessing, Hashable {
+        /// The rectangle to keep, in pixels of the (oriented) image.
+        public var rect: PixelRect
+
+        /// Makes a crop processor.
+        public init(rect: PixelRect) { self.rect = rect }
+
+        public var identifier: String { "iris.crop(\(rect))" }
+
+        public func process(_ image: LoadedImage) throws -> LoadedImage {
+            let inside = rect.clamped(to: image.bitmap.size)
+            guard inside.width > 0, inside.height > 0 else {
+                throw ImageError.processingFailed(processor: identifier,
+                                                  reason: "the rectangle lies outside the \(image.bitmap.size) image")
+            }
+            return image.replacingBitmap(image.bitmap.cropped(to: inside))
+        }
+    }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Crop {
+    /// Keeps the pixels inside `rect`; see ``ImageProcessors/Crop``.
+    public static func crop(_ rect: PixelRect) -> Self { ImageProcessors.Crop(rect: rect) }
+}

@@ -1,0 +1,62 @@
+extension ImageProcessors {
+    /// Converts to grey (Rec. 601 luma); keeps alpha when the image has it.
+    public struct Grayscale: ImageProcessing, Hashable {
+        /// Makes a grayscale processor.
+        public init() {}
+
+        public var identifier: String { "iris.grayscale" }
+
+        public func process(_ image: LoadedImage) throws -> LoadedImage {
+            let bitmap = image.bitmap
+            guard bitmap.format == .rgba8 else { return image.replacingBitmap(bitmap.converted(to: .gray8)) }
+            // Premultiplied luma is the luma of the premultiplied colour: alpha stays as it is.
+            var out = bitmap
+            out.withUnsafeMutableBytes { raw in
+                let p = raw.bindMemory(to: UInt8.self)
+                for y in 0..<bitmap.height {
+                    var i = y * bitmap.bytesPerRow
+                    for _ in 0..<bitmap.width {
+                        let v = RGBA(r: p[i], g: p[i + 1], b: p[i + 2]).luma
+                        p[i] = v; p[i + 1] = v; p[i + 2] = v
+                        i += 4
+                    }
+                }
+            }
+            return image.replacingBitmap(out)
+        }
+    }
+
+    /// A processor from a closure. The identifier must change whenever the closure's effect does.
+    public struct Custom: ImageProcessing {
+        public let identifier: String
+        private let body: @Sendable (LoadedImage) throws -> LoadedImage
+
+        /// Makes a processor named `identifier` that runs `body`.
+        public init(identifier: String, _ body: @escaping @Sendable (LoadedImage) throws -> LoadedImage) {
+            self.identifier = identifier
+            self.body = body
+        }
+
+        public func process(_ image: LoadedImage) throws -> LoadedImage {
+            do {
+                return try body(image)
+            } catch let error as ImageError {
+                throw error
+            } catch {
+                throw ImageError.processingFailed(processor: identifier, reason: String(describing: error))
+            }
+        }
+    }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Grayscale {
+    /// Grey; see ``ImageProcessors/Grayscale``.
+    public static var grayscale: Self { ImageProcessors.Grayscale() }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Custom {
+    /// A processor from a closure; see ``ImageProcessors/Custom``.
+    public static func custom(_ identifier: String, _ body: @escaping @Sendable (LoadedImage) throws -> LoadedImage) -> Self {
+        ImageProcessors.Custom(identifier: identifier, body)
+    }
+}
