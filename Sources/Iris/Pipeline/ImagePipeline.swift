@@ -33,7 +33,9 @@ public final class ImagePipeline: Sendable {
     /// Loads the image for `request`. Cancelling the calling task cancels this request (shared
     /// work goes on for other requests) and throws ``ImageError/cancelled``.
     public func image(for request: ImageRequest) async throws(ImageError) -> LoadedImage {
-        try await task(for: request).image
+        // A hit needs no task (and no streams): the hot path of a scrolling list.
+        if let cached = cachedImage(for: request) { return cached }
+        return try await task(for: request).image
     }
 
     /// Loads the image at `url` at full size (`file:` URLs are read as files).
