@@ -79,7 +79,7 @@ public enum EXIFReader {
         while let length32 = reader.u32(at: position), let type = reader.u32(at: position + 4) {
             let length = Int(length32)
             // Lengths above 2^31 - 1 are invalid PNG; data plus CRC must fit in what is left.
-            guard length32 <= 0x7FFF_FFFF, reader.has(length, at: position + 8) else { return nil }
+            guard length32 <= 0x7FFF_FFFF, reader.has(length + 4, at: position + 8) else { return nil }
             switch type {
             case 0x6558_4966:                           // "eXIf"
                 return tiffOrientation(in: reader.slice(position + 8, length))
