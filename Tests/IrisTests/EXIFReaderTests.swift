@@ -313,3 +313,204 @@ private struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+// MARK: - Real files from the C libraries
+
+#if canImport(CPNG) && canImport(CWebP) && canImport(CJPEG)
+import CPNG
+import CWebP
+import CJPEG
+import IrisSamples
+
+extension EXIFReaderTests {
+    /// Straight-alpha RGBA bytes of a photo-like sample, for the C encoders.
+    static func sampleRGBA(width: Int, height: Int, alpha: Bool) -> [UInt8] {
+        let bitmap = SampleImages.photo(width: width, height: height, seed: 11, format: alpha ? .rgba8 : .rgbx8, alpha: alpha)
+        var bytes: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = bitmap.rgba(x: x, y: y)
+                // Unpremultiply (exactness does not matter for these tests).
+                func u(_ c: UInt8) -> UInt8 { p.a == 0 ? 0 : UInt8(min(255, Int(c) * 255 / Int(p.a))) }
+                bytes += [u(p.r), u(p.g), u(p.b), p.a]
+            }
+        }
+        return bytes
+    }
+
+    @Test("PNG from libpng: the inserted eXIf chunk is accepted by libpng (CRC) and read by us",
+          arguments: B.ByteOrder.allCases)
+    func libpngRoundTrip(order: B.ByteOrder) throws {
+        let (width, height) = (17, 9)
+        let rgba = Self.sampleRGBA(width: width, height: height, alpha: true)
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+        var size = 0
+        #expect(png_image_write_to_memory(&image, nil, &size, 0, rgba, 0, nil) != 0)
+        var encoded = [UInt8](repeating: 0, count: size)
+        #expect(png_image_write_to_memory(&image, &encoded, &size, 0, rgba, 0, nil) != 0)
+        let tiff = B.tiff(orientation: 6, byteOrder: order)
+        let png = B.png(Data(encoded.prefix(size)), insertingEXIF: tiff)
+        #expect(EXIFReader.orientation(in: png, format: .png) == .right)
+        #expect(EXIFReader.orientation(in: Data(encoded.prefix(size)), format: .png) == nil)
+        // libpng drops an ancillary chunk with a bad CRC, so getting it back proves the CRC.
+        let exif = try #require(Self.libpngEXIf(png))
+        #expect(exif == tiff)
+        // And a corrupted CRC is indeed dropped (the check can fail).
+        var bad = [UInt8](png)
+        bad[33 + 8 + tiff.count] ^= 0x01
+        #expect(Self.libpngEXIf(Data(bad)) == nil)
+    }
+
+    /// The eXIf chunk as libpng reads it, with the whole image decoded too.
+    static func libpngEXIf(_ png: Data) -> [UInt8]? {
+        final class Source { let bytes: [UInt8]; var position = 0; init(_ b: [UInt8]) { bytes = b } }
+        let source = Source([UInt8](png))
+        guard let created = png_create_read_struct(PNG_LIBPNG_VER_STRING, nil, nil, { _, _ in }) else { return nil }
+        var read: png_structp? = created
+        var info = png_create_info_struct(created)
+        defer { png_destroy_read_struct(&read, &info, nil) }
+        png_set_read_fn(created, Unmanaged.passUnretained(source).toOpaque()) { ptr, out, count in
+            let source = Unmanaged<Source>.fromOpaque(png_get_io_ptr(ptr)!).takeUnretainedValue()
+            // Valid input only: the test never feeds libpng a truncated file.
+            let n = min(count, source.bytes.count - source.position)
+            source.bytes.withUnsafeBufferPointer { out!.update(from: $0.baseAddress! + source.position, count: n) }
+            source.position += n
+        }
+        png_read_info(created, info)
+        var length: UInt32 = 0
+        var pointer: UnsafeMutablePointer<UInt8>?
+        guard png_get_eXIf_1(created, info, &length, &pointer) != 0, let pointer else { return nil }
+        return Array(UnsafeBufferPointer(start: pointer, count: Int(length)))
+    }
+
+    @Test("WebP from libwebp (lossy, lossy with alpha, lossless): EXIF chunk added, demuxer agrees",
+          arguments: [(false, false), (false, true), (true, false), (true, true)])
+    func libwebpRoundTrip(lossless: Bool, alpha: Bool) throws {
+        let (width, height) = (23, 13)
+        let rgba = Self.sampleRGBA(width: width, height: height, alpha: alpha)
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = lossless
+            ? WebPEncodeLosslessRGBA(rgba, Int32(width), Int32(height), Int32(width * 4), &output)
+            : WebPEncodeRGBA(rgba, Int32(width), Int32(height), Int32(width * 4), 80, &output)
+        let encodedPointer = try #require(output)
+        defer { WebPFree(encodedPointer) }
+        let encoded = Data(bytes: encodedPointer, count: size)
+        for order in B.ByteOrder.allCases {
+            let tiff = B.tiff(orientation: 8, byteOrder: order)
+            let webp = B.webp(encoded, addingEXIF: tiff)
+            #expect(EXIFReader.orientation(in: webp, format: .webp) == .left)
+            #expect(EXIFReader.orientation(in: encoded, format: .webp) == nil)
+            // libwebp's demuxer validates the container, the VP8X canvas and the flags.
+            let chunk = [UInt8](webp).withUnsafeBufferPointer { buffer -> [UInt8]? in
+                var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+                guard let demux = WebPDemux(&data) else { return nil }
+                defer { WebPDemuxDelete(demux) }
+                #expect(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH) == UInt32(width))
+                #expect(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT) == UInt32(height))
+                #expect(WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & EXIF_FLAG.rawValue != 0)
+                var iterator = WebPChunkIterator()
+                guard WebPDemuxGetChunk(demux, "EXIF", 1, &iterator) != 0 else { return nil }
+                defer { WebPDemuxReleaseChunkIterator(&iterator) }
+                return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
+            }
+            #expect(chunk == tiff)
+            // The pixels still decode at the same size.
+            var w: Int32 = 0, h: Int32 = 0
+            let decoded = [UInt8](webp).withUnsafeBufferPointer { WebPDecodeRGBA($0.baseAddress, $0.count, &w, &h) }
+            #expect(decoded != nil && w == Int32(width) && h == Int32(height))
+            WebPFree(decoded)
+        }
+    }
+
+    @Test("JPEG from libjpeg: the inserted APP1 is seen by libjpeg and read by us",
+          arguments: B.ByteOrder.allCases)
+    func libjpegRoundTrip(order: B.ByteOrder) throws {
+        let (width, height) = (19, 11)
+        let encoded = Self.libjpegEncode(width: width, height: height)
+        #expect(EXIFReader.orientation(in: encoded, format: .jpeg) == nil)   // JFIF APP0 only
+        let tiff = B.tiff(orientation: 3, byteOrder: order)
+        let jpeg = B.jpeg(encoded, insertingEXIF: tiff)
+        #expect(EXIFReader.orientation(in: jpeg, format: .jpeg) == .down)
+        let (app1, size) = Self.libjpegAPP1(jpeg)
+        #expect(app1 == B.exifPayload(tiff))
+        #expect(size.width == width && size.height == height)
+    }
+
+    /// A baseline RGB JPEG of a photo-like sample, written by libjpeg.
+    static func libjpegEncode(width: Int, height: Int) -> Data {
+        let rgba = sampleRGBA(width: width, height: height, alpha: false)
+        let rgb = stride(from: 0, to: rgba.count, by: 4).flatMap { rgba[$0..<($0 + 3)] }
+        let errors = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
+        let cinfo = UnsafeMutablePointer<jpeg_compress_struct>.allocate(capacity: 1)
+        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 1)
+        let length = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+        defer { errors.deallocate(); cinfo.deallocate(); buffer.deallocate(); length.deallocate() }
+        buffer.pointee = nil
+        length.pointee = 0
+        cinfo.pointee = jpeg_compress_struct()
+        cinfo.pointee.err = jpeg_std_error(errors)
+        jpeg_CreateCompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
+        jpeg_mem_dest(cinfo, buffer, length)
+        cinfo.pointee.image_width = JDIMENSION(width)
+        cinfo.pointee.image_height = JDIMENSION(height)
+        cinfo.pointee.input_components = 3
+        cinfo.pointee.in_color_space = JCS_RGB
+        jpeg_set_defaults(cinfo)
+        jpeg_set_quality(cinfo, 90, 1)
+        jpeg_start_compress(cinfo, 1)
+        rgb.withUnsafeBufferPointer { pixels in
+            while cinfo.pointee.next_scanline < cinfo.pointee.image_height {
+                var row: JSAMPROW? = UnsafeMutablePointer(mutating: pixels.baseAddress! + Int(cinfo.pointee.next_scanline) * width * 3)
+                _ = jpeg_write_scanlines(cinfo, &row, 1)
+            }
+        }
+        jpeg_finish_compress(cinfo)
+        jpeg_destroy_compress(cinfo)
+        let data = Data(bytes: buffer.pointee!, count: Int(length.pointee))
+        free(buffer.pointee)
+        return data
+    }
+
+    /// The first APP1 payload libjpeg saw, and the decoded size (the whole image is decoded).
+    static func libjpegAPP1(_ jpeg: Data) -> (payload: [UInt8]?, size: (width: Int, height: Int)) {
+        let bytes = [UInt8](jpeg)
+        let errors = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
+        let dinfo = UnsafeMutablePointer<jpeg_decompress_struct>.allocate(capacity: 1)
+        defer { errors.deallocate(); dinfo.deallocate() }
+        dinfo.pointee = jpeg_decompress_struct()
+        dinfo.pointee.err = jpeg_std_error(errors)
+        jpeg_CreateDecompress(dinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_decompress_struct>.size)
+        defer { jpeg_destroy_decompress(dinfo) }
+        return bytes.withUnsafeBufferPointer { input in
+            jpeg_mem_src(dinfo, input.baseAddress, UInt(input.count))
+            jpeg_save_markers(dinfo, JPEG_APP0 + 1, 0xFFFF)
+            _ = jpeg_read_header(dinfo, 1)
+            var payload: [UInt8]?
+            var marker = dinfo.pointee.marker_list
+            while let m = marker {
+                if m.pointee.marker == UInt8(JPEG_APP0 + 1) {
+                    payload = Array(UnsafeBufferPointer(start: m.pointee.data, count: Int(m.pointee.data_length)))
+                    break
+                }
+                marker = m.pointee.next
+            }
+            _ = jpeg_start_decompress(dinfo)
+            let stride = Int(dinfo.pointee.output_width) * Int(dinfo.pointee.output_components)
+            var row = [UInt8](repeating: 0, count: stride)
+            row.withUnsafeMutableBufferPointer { rowBuffer in
+                while dinfo.pointee.output_scanline < dinfo.pointee.output_height {
+                    var pointer: JSAMPROW? = rowBuffer.baseAddress
+                    _ = jpeg_read_scanlines(dinfo, &pointer, 1)
+                }
+            }
+            let size = (Int(dinfo.pointee.output_width), Int(dinfo.pointee.output_height))
+            _ = jpeg_finish_decompress(dinfo)
+            return (payload, size)
+        }
+    }
+}
+#endif
