@@ -87,7 +87,8 @@ enum DataCacheEntryFile {
 
         var header = [UInt8](repeating: 0, count: headerSize)
         guard header.withUnsafeMutableBytes({ readAll(descriptor, into: $0, at: 0) }) else { return .corrupt(inode: inode) }
-        guard Array(header[0..<4]) == magic, load(UInt16.self, header, 4) == version else {
+        guard Array(header[0..<4]) == magic, load(UInt16.self, header, 4) == version,
+              load(UInt16.self, header, 6) == 0, load(UInt32.self, header, 28) == 0 else {
             return .corrupt(inode: inode)
         }
         let keyCount = Int(load(UInt32.self, header, 8))
