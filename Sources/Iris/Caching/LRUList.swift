@@ -1,13 +1,18 @@
 /// A least-recently-used list with O(1) lookup, insertion, touch and removal.
 ///
-/// A hash map finds a key's slot in a node array; the nodes are linked through array indices
+/// A hash map finds a key's slot in an entry array; slots are linked through array indices
 /// (no per-node allocation, no reference counting of nodes). Freed slots are reused. Each entry
 /// has a cost; the list keeps their sum. Not thread-safe: callers guard it with a lock.
 struct LRUList<Key: Hashable, Value> {
-    private struct Node {
+    private struct Entry {
         var key: Key
         var value: Value
         var cost: Int
+    }
+
+    /// Neighbours of a slot in recency order; kept apart from the entries so relinking touches
+    /// only plain integers.
+    private struct Link {
         /// Towards the most recent end, or `-1`.
         var previous: Int
         /// Towards the least recent end, or `-1`.
@@ -15,7 +20,8 @@ struct LRUList<Key: Hashable, Value> {
     }
 
     /// Slots; `nil` when free (so a removed value is released at once).
-    private var nodes: [Node?] = []
+    private var entries: [Entry?] = []
+    private var links: [Link] = []
     private var freeSlots: [Int] = []
     private var slots: [Key: Int] = [:]
     /// The most recently used slot, or `-1`.
@@ -41,20 +47,20 @@ struct LRUList<Key: Hashable, Value> {
     /// The value for `key`, without changing the order.
     func peek(_ key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
-        return nodes[slot]!.value
+        return entries[slot]!.value
     }
 
     /// The cost of `key`'s entry, if present.
     func cost(of key: Key) -> Int? {
         guard let slot = slots[key] else { return nil }
-        return nodes[slot]!.cost
+        return entries[slot]!.cost
     }
 
     /// The value for `key`, which becomes the most recently used.
     mutating func value(for key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         moveToFront(slot)
-        return nodes[slot]!.value
+        return entries[slot]!.value
     }
 
     /// Makes `key` the most recently used. Returns whether it was present.
@@ -69,23 +75,25 @@ struct LRUList<Key: Hashable, Value> {
     @discardableResult
     mutating func set(_ value: Value, cost: Int, for key: Key) -> Value? {
         if let slot = slots[key] {
-            let old = nodes[slot]!.value
-            totalCost += cost - nodes[slot]!.cost
-            nodes[slot]!.value = value
-            nodes[slot]!.cost = cost
+            let old = entries[slot]!.value
+            totalCost += cost - entries[slot]!.cost
+            entries[slot] = Entry(key: key, value: value, cost: cost)
             moveToFront(slot)
             return old
         }
-        let node = Node(key: key, value: value, cost: cost, previous: -1, next: head)
+        let entry = Entry(key: key, value: value, cost: cost)
+        let link = Link(previous: -1, next: head)
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            nodes[slot] = node
+            entries[slot] = entry
+            links[slot] = link
         } else {
-            slot = nodes.count
-            nodes.append(node)
+            slot = entries.count
+            entries.append(entry)
+            links.append(link)
         }
-        if head >= 0 { nodes[head]!.previous = slot }
+        if head >= 0 { links[head].previous = slot }
         head = slot
         if tail < 0 { tail = slot }
         slots[key] = slot
@@ -97,26 +105,27 @@ struct LRUList<Key: Hashable, Value> {
     @discardableResult
     mutating func remove(_ key: Key) -> (value: Value, cost: Int)? {
         guard let slot = slots.removeValue(forKey: key) else { return nil }
-        let node = unlink(slot)
-        return (node.value, node.cost)
+        let entry = unlink(slot)
+        return (entry.value, entry.cost)
     }
 
     /// Removes and returns the least recently used entry.
     mutating func removeLeastRecent() -> (key: Key, value: Value, cost: Int)? {
         guard tail >= 0 else { return nil }
         let slot = tail
-        slots.removeValue(forKey: nodes[slot]!.key)
-        let node = unlink(slot)
-        return (node.key, node.value, node.cost)
+        slots.removeValue(forKey: entries[slot]!.key)
+        let entry = unlink(slot)
+        return (entry.key, entry.value, entry.cost)
     }
 
     /// The least recently used key, if any.
-    var leastRecentKey: Key? { tail >= 0 ? nodes[tail]!.key : nil }
+    var leastRecentKey: Key? { tail >= 0 ? entries[tail]!.key : nil }
 
     /// Removes every entry and returns the values (so callers can release them outside a lock).
     mutating func removeAll() -> [Value] {
-        let values = nodes.compactMap { $0?.value }
-        nodes.removeAll()
+        let values = entries.compactMap { $0?.value }
+        entries.removeAll()
+        links.removeAll()
         freeSlots.removeAll()
         slots.removeAll()
         head = -1
@@ -131,34 +140,33 @@ struct LRUList<Key: Hashable, Value> {
         keys.reserveCapacity(count)
         var slot = head
         while slot >= 0 {
-            keys.append(nodes[slot]!.key)
-            slot = nodes[slot]!.next
+            keys.append(entries[slot]!.key)
+            slot = links[slot].next
         }
         return keys
     }
 
     private mutating func moveToFront(_ slot: Int) {
         guard slot != head else { return }
-        let previous = nodes[slot]!.previous
-        let next = nodes[slot]!.next
-        // Detach (slot is not the head, so it has a previous node).
-        nodes[previous]!.next = next
-        if next >= 0 { nodes[next]!.previous = previous } else { tail = previous }
+        let link = links[slot]
+        // Detach (slot is not the head, so it has a previous slot).
+        links[link.previous].next = link.next
+        if link.next >= 0 { links[link.next].previous = link.previous } else { tail = link.previous }
         // Attach at the front.
-        nodes[slot]!.previous = -1
-        nodes[slot]!.next = head
-        nodes[head]!.previous = slot
+        links[slot] = Link(previous: -1, next: head)
+        links[head].previous = slot
         head = slot
     }
 
-    /// Detaches `slot` from the links, frees it and returns its node.
-    private mutating func unlink(_ slot: Int) -> Node {
-        let node = nodes[slot]!
-        if node.previous >= 0 { nodes[node.previous]!.next = node.next } else { head = node.next }
-        if node.next >= 0 { nodes[node.next]!.previous = node.previous } else { tail = node.previous }
-        nodes[slot] = nil
+    /// Detaches `slot` from the links, frees it and returns its entry.
+    private mutating func unlink(_ slot: Int) -> Entry {
+        let entry = entries[slot]!
+        let link = links[slot]
+        if link.previous >= 0 { links[link.previous].next = link.next } else { head = link.next }
+        if link.next >= 0 { links[link.next].previous = link.previous } else { tail = link.previous }
+        entries[slot] = nil
         freeSlots.append(slot)
-        totalCost -= node.cost
-        return node
+        totalCost -= entry.cost
+        return entry
     }
 }
