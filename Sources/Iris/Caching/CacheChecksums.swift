@@ -1,0 +1,90 @@
+/// CRC-32 (the IEEE polynomial used by zlib, PNG and Ethernet), computed eight bytes at a time.
+///
+/// Detects every single-bit flip and every burst of up to 32 flipped bits; the disk cache uses
+/// it to find torn or damaged files.
+enum CRC32 {
+    /// The reflected polynomial.
+    static let polynomial: UInt32 = 0xEDB8_8320
+
+    /// Eight 256-entry tables, one after another ("slicing by 8").
+    static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for byte in 0..<256 {
+            var crc = UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ polynomial : crc >> 1 }
+            tables[byte] = crc
+        }
+        for table in 1..<8 {
+            for byte in 0..<256 {
+                let previous = tables[(table - 1) * 256 + byte]
+                tables[table * 256 + byte] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
+
+    /// The CRC of `bytes`, continuing from `crc` (the CRC of the bytes before; 0 to start).
+    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        tables.withUnsafeBufferPointer { table in
+            var crc = ~crc
+            var index = 0
+            let count = bytes.count
+            while count - index >= 8 {
+                let low = crc ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian
+                let high = bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
+                crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+                    ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ table[256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+                index += 8
+            }
+            while index < count {
+                crc = (crc >> 8) ^ table[Int((crc ^ UInt32(bytes[index])) & 0xFF)]
+                index += 1
+            }
+            return ~crc
+        }
+    }
+
+    /// The CRC of `bytes`, continuing from `crc`.
+    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing crc: UInt32 = 0) -> UInt32 {
+        if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }) {
+            return result
+        }
+        return checksum(Array(bytes), continuing: crc)
+    }
+
+    /// Bit-by-bit reference implementation (slow; for tests).
+    static func referenceChecksum(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ polynomial : crc >> 1 }
+        }
+        return ~crc
+    }
+}
+
+/// 128-bit FNV-1a: names disk-cache files after their keys (not cryptographic; the file also
+/// stores the key, so a collision is detected rather than served).
+enum FNV1a128 {
+    static let offsetBasis: UInt128 = 0x6C62_272E_07BB_0142_62B8_2175_6295_C58D
+    static let prime: UInt128 = 0x0000_0000_0100_0000_0000_0000_0000_013B
+
+    /// The hash of `bytes`.
+    static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt128 {
+        var hash = offsetBasis
+        for byte in bytes {
+            hash ^= UInt128(byte)
+            hash = hash &* prime
+        }
+        return hash
+    }
+
+    /// The hash of `string`'s UTF-8 as 32 lowercase hex digits.
+    static func hexHash(_ string: String) -> String {
+        let value = hash(string.utf8)
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 32 - text.count) + text
+    }
+}

@@ -1,0 +1,172 @@
+/// A least-recently-used list with O(1) lookup, insertion, touch and removal.
+///
+/// A hash map finds a key's slot in an entry array; slots are linked through array indices
+/// (no per-node allocation, no reference counting of nodes). Freed slots are reused. Each entry
+/// has a cost; the list keeps their sum. Not thread-safe: callers guard it with a lock.
+struct LRUList<Key: Hashable, Value> {
+    private struct Entry {
+        var key: Key
+        var value: Value
+        var cost: Int
+    }
+
+    /// Neighbours of a slot in recency order; kept apart from the entries so relinking touches
+    /// only plain integers.
+    private struct Link {
+        /// Towards the most recent end, or `-1`.
+        var previous: Int
+        /// Towards the least recent end, or `-1`.
+        var next: Int
+    }
+
+    /// Slots; `nil` when free (so a removed value is released at once).
+    private var entries: [Entry?] = []
+    private var links: [Link] = []
+    private var freeSlots: [Int] = []
+    private var slots: [Key: Int] = [:]
+    /// The most recently used slot, or `-1`.
+    private var head = -1
+    /// The least recently used slot, or `-1`.
+    private var tail = -1
+
+    /// Sum of the costs of all entries.
+    private(set) var totalCost = 0
+
+    /// Makes an empty list.
+    init() {}
+
+    /// Number of entries.
+    var count: Int { slots.count }
+
+    /// Whether there are no entries.
+    var isEmpty: Bool { slots.isEmpty }
+
+    /// Whether `key` is present (does not change the order).
+    func contains(_ key: Key) -> Bool { slots[key] != nil }
+
+    /// The value for `key`, without changing the order.
+    func peek(_ key: Key) -> Value? {
+        guard let slot = slots[key] else { return nil }
+        return entries[slot]!.value
+    }
+
+    /// The cost of `key`'s entry, if present.
+    func cost(of key: Key) -> Int? {
+        guard let slot = slots[key] else { return nil }
+        return entries[slot]!.cost
+    }
+
+    /// The value for `key`, which becomes the most recently used.
+    mutating func value(for key: Key) -> Value? {
+        guard let slot = slots[key] else { return nil }
+        moveToFront(slot)
+        return entries[slot]!.value
+    }
+
+    /// Makes `key` the most recently used. Returns whether it was present.
+    @discardableResult
+    mutating func touch(_ key: Key) -> Bool {
+        guard let slot = slots[key] else { return false }
+        moveToFront(slot)
+        return true
+    }
+
+    /// Inserts or replaces `key`'s entry as the most recently used. Returns the replaced value.
+    @discardableResult
+    mutating func set(_ value: Value, cost: Int, for key: Key) -> Value? {
+        if let slot = slots[key] {
+            let old = entries[slot]!.value
+            totalCost += cost - entries[slot]!.cost
+            entries[slot] = Entry(key: key, value: value, cost: cost)
+            moveToFront(slot)
+            return old
+        }
+        let entry = Entry(key: key, value: value, cost: cost)
+        let link = Link(previous: -1, next: head)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            entries[slot] = entry
+            links[slot] = link
+        } else {
+            slot = entries.count
+            entries.append(entry)
+            links.append(link)
+        }
+        if head >= 0 { links[head].previous = slot }
+        head = slot
+        if tail < 0 { tail = slot }
+        slots[key] = slot
+        totalCost += cost
+        return nil
+    }
+
+    /// Removes `key`'s entry and returns its value and cost.
+    @discardableResult
+    mutating func remove(_ key: Key) -> (value: Value, cost: Int)? {
+        guard let slot = slots.removeValue(forKey: key) else { return nil }
+        let entry = unlink(slot)
+        return (entry.value, entry.cost)
+    }
+
+    /// Removes and returns the least recently used entry.
+    mutating func removeLeastRecent() -> (key: Key, value: Value, cost: Int)? {
+        guard tail >= 0 else { return nil }
+        let slot = tail
+        slots.removeValue(forKey: entries[slot]!.key)
+        let entry = unlink(slot)
+        return (entry.key, entry.value, entry.cost)
+    }
+
+    /// The least recently used key, if any.
+    var leastRecentKey: Key? { tail >= 0 ? entries[tail]!.key : nil }
+
+    /// Removes every entry and returns the values (so callers can release them outside a lock).
+    mutating func removeAll() -> [Value] {
+        let values = entries.compactMap { $0?.value }
+        entries.removeAll()
+        links.removeAll()
+        freeSlots.removeAll()
+        slots.removeAll()
+        head = -1
+        tail = -1
+        totalCost = 0
+        return values
+    }
+
+    /// Keys from the most to the least recently used.
+    var keysByRecency: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(count)
+        var slot = head
+        while slot >= 0 {
+            keys.append(entries[slot]!.key)
+            slot = links[slot].next
+        }
+        return keys
+    }
+
+    private mutating func moveToFront(_ slot: Int) {
+        guard slot != head else { return }
+        let link = links[slot]
+        // Detach (slot is not the head, so it has a previous slot).
+        links[link.previous].next = link.next
+        if link.next >= 0 { links[link.next].previous = link.previous } else { tail = link.previous }
+        // Attach at the front.
+        links[slot] = Link(previous: -1, next: head)
+        links[head].previous = slot
+        head = slot
+    }
+
+    /// Detaches `slot` from the links, frees it and returns its entry.
+    private mutating func unlink(_ slot: Int) -> Entry {
+        let entry = entries[slot]!
+        let link = links[slot]
+        if link.previous >= 0 { links[link.previous].next = link.next } else { head = link.next }
+        if link.next >= 0 { links[link.next].previous = link.previous } else { tail = link.previous }
+        entries[slot] = nil
+        freeSlots.append(slot)
+        totalCost -= entry.cost
+        return entry
+    }
+}
