@@ -82,12 +82,20 @@ public struct JPEGDecoder: ImageDecoding {
     /// The DCT scale numerator k (the image is decoded at k/8, k in 1...8): the smallest k
     /// whose scaled size (libjpeg rounds up) still covers `output` in both dimensions, so the
     /// resampler only ever shrinks, from less than twice the target whenever k ≥ 2.
+    ///
+    /// When larger k give the same scaled size (small images, where libjpeg's rounding up
+    /// hides the reduction), the largest of them is used: same pixels to resample, but they
+    /// cover the source exactly rather than overhanging it by a fraction of a pixel. So an
+    /// image decoded at its own size always uses k = 8.
     public static func dctScale(source: PixelSize, output: PixelSize) -> Int {
-        for k in 1..<8 {
+        var k = 1
+        while k < 8 {
             let scaled = scaledSize(source, scale: k)
-            if scaled.width >= output.width && scaled.height >= output.height { return k }
+            if scaled.width >= output.width && scaled.height >= output.height { break }
+            k += 1
         }
-        return 8
+        while k < 8 && scaledSize(source, scale: k + 1) == scaledSize(source, scale: k) { k += 1 }
+        return k
     }
 
     /// `source` scaled by `scale`/8 as libjpeg-turbo computes it (rounded up).
