@@ -1,4 +1,5 @@
 import Foundation
+@testable import Iris
 
 /// Builds EXIF (TIFF) blocks and puts them into JPEG, PNG and WebP bytes, for tests.
 ///
@@ -201,20 +202,5 @@ enum EXIFBuilder {
 
     private static func le32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
         UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
-    }
-}
-
-/// CRC-32 (ISO 3309, polynomial 0xEDB88320 reflected), as PNG chunks use.
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
     }
 }
