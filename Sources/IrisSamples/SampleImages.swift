@@ -100,16 +100,24 @@ public enum SampleImages {
     }
 }
 
-/// SplitMix64: a tiny deterministic generator, the same on every platform.
-struct SplitMix {
+/// SplitMix64: a tiny deterministic generator, the same on every platform. Tests and samples
+/// use it so that every run sees the same "random" bytes.
+public struct SplitMix: RandomNumberGenerator, Sendable {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    /// A value in 0..<1.
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    /// A value in 0..<n.
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    /// A random byte.
+    public mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IrisSamples
 import Testing
 @testable import Iris
 #if canImport(Glibc)
@@ -49,7 +50,7 @@ enum CrashTestHarness {
     static func payload(key: Int, round: UInt64) -> Data {
         var data = withUnsafeBytes(of: round.littleEndian) { Data($0) }
         let seed = UInt64(key) << 40 ^ round
-        var generator = CacheTestGenerator(seed: seed)
+        var generator = SplitMix(seed: seed)
         let size = 256 * 1024 + Int(generator.next() % (768 * 1024))
         data.append(cachePattern(count: size, seed: seed))
         return data

@@ -1,4 +1,5 @@
 import Foundation
+import IrisSamples
 import Testing
 @testable import Iris
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ private func cleanUp(_ directory: URL) {
 
 /// `count` bytes derived from `seed`: what a test means to store, reproducible to verify.
 func cachePattern(count: Int, seed: UInt64) -> Data {
-    var generator = CacheTestGenerator(seed: seed)
+    var generator = SplitMix(seed: seed)
     var data = Data(count: count)
     data.withUnsafeMutableBytes { buffer in
         var index = 0
@@ -323,7 +324,7 @@ struct DataCacheTests {
         await withTaskGroup(of: Int.self) { group in
             for worker in 0..<8 {
                 group.addTask {
-                    var generator = CacheTestGenerator(seed: 100 + UInt64(worker))
+                    var generator = SplitMix(seed: 100 + UInt64(worker))
                     var invalid = 0
                     for _ in 0..<300 {
                         let key = Int(generator.next() % 64)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import IrisSamples
 import Testing
 @testable import Iris
 
@@ -147,7 +148,7 @@ struct MemoryCacheTests {
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<16 {
                 group.addTask {
-                    var generator = CacheTestGenerator(seed: UInt64(worker))
+                    var generator = SplitMix(seed: UInt64(worker))
                     for _ in 0..<2_000 {
                         let index = Int(generator.next() % 300)
                         switch generator.next() % 10 {
@@ -208,15 +209,3 @@ private actor ActorImageCache {
     func store(_ image: LoadedImage, for key: ImageCacheKey) { list.set(image, cost: image.cost, for: key) }
 }
 
-/// A small deterministic generator for tests.
-struct CacheTestGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

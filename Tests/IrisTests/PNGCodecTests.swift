@@ -290,7 +290,7 @@ struct PNGCodecTests {
         let data = try PNGSampleImage(width: 40, height: 30, colorType: .rgba, bitDepth: 8, withTransparency: false, seed: 4).encoded(interlaced: false)
         let idat = try #require(PNGBytes.chunks(data).first { $0.type == "IDAT" })
         let job = DecodeJob(header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: true), outputSize: PixelSize(width: 40, height: 30))
-        var random = TestRandom(seed: 11)
+        var random = SplitMix(seed: 11)
         for _ in 0..<40 {
             var damaged = data
             damaged[idat.dataRange.lowerBound + random.below(idat.length)] ^= UInt8(1 << random.below(8))
@@ -309,7 +309,7 @@ struct PNGCodecTests {
         let data = try PNGSampleImage(width: 40, height: 30, colorType: .rgb, bitDepth: 8, withTransparency: false, seed: 8).encoded(interlaced: false)
         let idat = try #require(PNGBytes.chunks(data).first { $0.type == "IDAT" })
         let job = DecodeJob(header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: false), outputSize: PixelSize(width: 40, height: 30))
-        var random = TestRandom(seed: 12)
+        var random = SplitMix(seed: 12)
         var failures = 0
         for round in 0..<60 {
             var damaged = data

@@ -1,6 +1,7 @@
 #if canImport(CPNG)
 import Foundation
 @testable import Iris
+import IrisSamples
 
 /// A PNG test input: its samples as written, and the pixels a decoder must produce for them.
 struct PNGSampleImage {
@@ -20,7 +21,7 @@ struct PNGSampleImage {
         self.height = height
         self.colorType = colorType
         self.bitDepth = bitDepth
-        var random = TestRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let maxSample = (1 << bitDepth) - 1
         if colorType == .palette {
             let count = min(1 << bitDepth, 200)
@@ -129,20 +130,6 @@ struct PNGSampleImage {
     }
 }
 
-/// A small deterministic generator for test samples.
-struct TestRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-}
 
 /// Reading and rewriting PNG chunks, to make damaged and hand-built files.
 enum PNGBytes {
