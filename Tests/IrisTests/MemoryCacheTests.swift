@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 import IrisSamples
 import Testing
 @testable import Iris
 
 /// A clock the test moves by hand.
 private final class ManualClock: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    private let instant = LockedState(ContinuousClock.now)
     var now: ContinuousClock.Instant { instant.withLock { $0 } }
     func advance(by duration: Duration) { instant.withLock { $0 = $0.advanced(by: duration) } }
 }
@@ -198,7 +197,7 @@ struct MemoryCacheTests {
         let nanos = { (duration: Duration) in
             Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
         }
-        print("MemoryCache hit: Mutex \(Int(nanos(mutexTime) / Double(iterations))) ns, actor (awaited from a nonisolated task) \(Int(nanos(actorTime) / Double(iterations))) ns")
+        print("MemoryCache hit: locked \(Int(nanos(mutexTime) / Double(iterations))) ns, actor (awaited from a nonisolated task) \(Int(nanos(actorTime) / Double(iterations))) ns")
     }
 }
 

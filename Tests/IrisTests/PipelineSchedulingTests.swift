@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Iris
 
@@ -131,14 +130,14 @@ extension PipelineTests {
 
 /// Records strings in order.
 final class PipelineOrder: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = LockedState<[String]>([])
     var items: [String] { storage.withLock { $0 } }
     func append(_ item: String) { storage.withLock { $0.append(item) } }
 }
 
 /// An integer shared between tasks: `record` keeps the highest value seen, `add` adds.
 final class PipelinePeak: Sendable {
-    private let storage = Mutex(0)
+    private let storage = LockedState(0)
     var value: Int { storage.withLock { $0 } }
     func record(_ value: Int) { storage.withLock { $0 = max($0, value) } }
     /// Adds `delta` and returns the new value.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -49,7 +48,7 @@ public final class DataCache: DataCaching, Sendable {
         var nextSequence: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
     private let queue = DispatchQueue(label: "Iris.DataCache.writes", qos: .utility)
     private let directoryPath: String
 
@@ -98,7 +97,7 @@ public final class DataCache: DataCaching, Sendable {
             while index.totalCost > target, let victim = index.removeLeastRecent() { victims.append(victim.key) }
         }
         for victim in victims { unlink(directoryPath + "/" + victim) }
-        state = Mutex(State(index: index))
+        state = LockedState(State(index: index))
     }
 
     // MARK: - DataCaching

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// An in-memory cache of decoded images, least recently used first out.
 ///
 /// Limited by total cost (bytes, ``LoadedImage/cost``) and by count; optionally entries expire
 /// after a time to live. Reads and writes are O(1) and synchronous, so a hit can be shown in the
-/// same frame; a `Mutex` makes the cache safe to use from any thread (it was measured faster than
+/// same frame; a lock (``LockedState``) makes the cache safe to use from any thread (it was measured faster than
 /// an actor on the hit path, which also cannot be synchronous).
 ///
 /// An image costing more than ``costLimit`` is not stored.
@@ -24,7 +23,7 @@ public final class MemoryCache: ImageCaching, Sendable {
     public let timeToLive: Duration?
 
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let state = Mutex(LRUList<ImageCacheKey, Entry>())
+    private let state = LockedState(LRUList<ImageCacheKey, Entry>())
 
     /// 15% of physical memory, at most 512 MiB.
     public static var defaultCostLimit: Int {

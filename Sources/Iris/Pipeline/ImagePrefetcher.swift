@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Loads images ahead of time — the rows a list is about to show — at low priority, so they
 /// are ready when needed.
@@ -34,7 +33,7 @@ public final class ImagePrefetcher: Sendable {
         var nextToken = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Makes a prefetcher.
     public init(pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,

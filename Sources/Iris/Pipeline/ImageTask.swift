@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One request running in an ``ImagePipeline``: its progress, its priority, its result.
 ///
@@ -48,11 +47,11 @@ public final class ImageTask: Sendable {
         var completionHandlers: [@Sendable (Result<LoadedImage, ImageError>) -> Void] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     init(request: ImageRequest) {
         self.request = request
-        state = Mutex(State(priority: request.priority))
+        state = LockedState(State(priority: request.priority))
         (progress, progressContinuation) = AsyncStream.makeStream(of: Progress.self, bufferingPolicy: .bufferingNewest(64))
         (previews, previewsContinuation) = AsyncStream.makeStream(of: LoadedImage.self, bufferingPolicy: .bufferingNewest(1))
     }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What a shared operation tells its subscribers.
 enum StageEvent<Value: Sendable>: Sendable {
@@ -40,12 +39,12 @@ final class SharedOperation<Value: Sendable>: Sendable {
         var priorityHandlers: [@Sendable (ImageRequest.Priority) -> Void] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
     /// Called once when the operation finishes or is cancelled (removes it from its stage).
     private let onEnd: @Sendable (SharedOperation<Value>) -> Void
 
     init(priority: ImageRequest.Priority, onEnd: @escaping @Sendable (SharedOperation<Value>) -> Void) {
-        state = Mutex(State(priority: priority))
+        state = LockedState(State(priority: priority))
         self.onEnd = onEnd
     }
 
@@ -170,7 +169,7 @@ struct StageSubscription<Value: Sendable>: Sendable {
 /// Coalesces identical work in flight: subscribing to a key that already has a running
 /// operation joins it instead of starting another.
 final class CoalescingStage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let operations = Mutex<[Key: SharedOperation<Value>]>([:])
+    private let operations = LockedState<[Key: SharedOperation<Value>]>([:])
 
     /// Operations in flight.
     var count: Int { operations.withLock { $0.count } }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Runs async jobs with bounded concurrency, highest priority first and first-in first-out
 /// within a priority.
@@ -55,7 +54,7 @@ final class WorkQueue: Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Makes a queue running at most `maxConcurrent` jobs at once (at least one).
     init(maxConcurrent: Int) {

@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 @testable import Iris
 import IrisSamples
 
@@ -37,7 +36,7 @@ enum PipelineTestFormat {
 /// Decodes ``PipelineTestFormat`` and counts decodes.
 final class PipelineCountingDecoder: ImageDecoding {
     let formats: Set<ImageFormat> = [.gif]
-    private let decodes = Mutex(0)
+    private let decodes = LockedState(0)
 
     /// Decodes so far.
     var decodeCount: Int { decodes.withLock { $0 } }
@@ -70,7 +69,7 @@ final class PipelineCountingLoader: DataLoading {
         var cancelled: [URL] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let gate: PipelineGate
     private let chunkCount: Int
     private let payload: @Sendable (URL) -> Data
@@ -129,9 +128,9 @@ final class PipelineGate: Sendable {
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
-    init(isOpen: Bool = false) { state = Mutex(State(isOpen: isOpen)) }
+    init(isOpen: Bool = false) { state = LockedState(State(isOpen: isOpen)) }
 
     func open() {
         let waiters = state.withLock { state in
@@ -168,7 +167,7 @@ final class PipelineGate: Sendable {
 
 /// A plain dictionary memory cache.
 final class PipelineTestMemoryCache: ImageCaching {
-    private let images = Mutex<[ImageCacheKey: LoadedImage]>([:])
+    private let images = LockedState<[ImageCacheKey: LoadedImage]>([:])
     var count: Int { images.withLock { $0.count } }
     func image(for key: ImageCacheKey) -> LoadedImage? { images.withLock { $0[key] } }
     func store(_ image: LoadedImage, for key: ImageCacheKey) { images.withLock { $0[key] = image } }
@@ -178,7 +177,7 @@ final class PipelineTestMemoryCache: ImageCaching {
 
 /// A plain dictionary data cache.
 final class PipelineTestDataCache: DataCaching {
-    private let entries = Mutex<[String: Data]>([:])
+    private let entries = LockedState<[String: Data]>([:])
     var keys: Set<String> { entries.withLock { Set($0.keys) } }
     func data(for key: String) -> Data? { entries.withLock { $0[key] } }
     func store(_ data: Data, for key: String) { entries.withLock { $0[key] = data } }
@@ -188,7 +187,7 @@ final class PipelineTestDataCache: DataCaching {
 
 /// Counts calls (of a `.data` closure, for instance).
 final class PipelineCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = LockedState(0)
     var count: Int { value.withLock { $0 } }
     func increment() { value.withLock { $0 += 1 } }
 }
