@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Iris", targets: ["Iris"]),
+        // Deterministic sample images, for benchmarks and demos.
+        .library(name: "IrisSamples", targets: ["IrisSamples"]),
         .executable(name: "iris", targets: ["iris"]),
     ],
     dependencies: [

@@ -15,6 +15,7 @@ let package = Package(
             name: "ResamplerBenchmarks",
             dependencies: [
                 .product(name: "Iris", package: "Iris"),
+                .product(name: "IrisSamples", package: "Iris"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "ResamplerBenchmarks",
