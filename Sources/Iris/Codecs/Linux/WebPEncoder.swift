@@ -1,0 +1,53 @@
+#if canImport(CWebP)
+import CWebP
+import Foundation
+
+/// Encodes WebP with libwebp: lossy at ``EncodeOptions/quality`` (0–100), or lossless when
+/// ``EncodeOptions/lossless`` is set.
+///
+/// Premultiplied colour is unpremultiplied first. An opaque bitmap (``PixelFormat/rgbx8``,
+/// ``PixelFormat/gray8``) is written without an alpha plane: libwebp drops an alpha that is
+/// 255 everywhere. WebP is at most 16,383 pixels on a side.
+public struct WebPEncoder: ImageEncoding {
+    /// The largest width or height WebP can store.
+    public static let maxDimension = 16383
+
+    /// Makes an encoder.
+    public init() {}
+
+    public var format: ImageFormat { .webp }
+
+    public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws -> Data {
+        guard bitmap.width > 0, bitmap.height > 0 else {
+            throw ImageError.encodingFailed(format: .webp, reason: "the image is empty (\(bitmap.size))")
+        }
+        guard bitmap.width <= Self.maxDimension, bitmap.height <= Self.maxDimension else {
+            throw ImageError.encodingFailed(format: .webp, reason: "\(bitmap.size) is over WebP's limit of \(Self.maxDimension) pixels a side")
+        }
+        var straight = bitmap.format == .gray8 ? bitmap.converted(to: .rgbx8) : bitmap
+        if straight.format == .rgba8 {
+            let (stride, width, height) = (straight.bytesPerRow, straight.width, straight.height)
+            straight.withUnsafeMutableBytes { bytes in
+                for y in 0..<height {
+                    PixelConversion.unpremultiplyRGBA(UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<((y + 1) * stride)]),
+                                                      pixelCount: width)
+                }
+            }
+        }
+        let quality = Float(min(max(options.quality, 0), 100))
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = straight.withUnsafeBytes { bytes in
+            let pixels = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let width = Int32(straight.width), height = Int32(straight.height), stride = Int32(straight.bytesPerRow)
+            return options.lossless
+                ? WebPEncodeLosslessRGBA(pixels, width, height, stride, &output)
+                : WebPEncodeRGBA(pixels, width, height, stride, quality, &output)
+        }
+        guard size > 0, let output else {
+            throw ImageError.encodingFailed(format: .webp, reason: "libwebp could not encode \(bitmap.size)")
+        }
+        defer { WebPFree(output) }
+        return Data(bytes: output, count: size)
+    }
+}
+#endif
