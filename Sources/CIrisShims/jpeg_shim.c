@@ -203,6 +203,12 @@ int iris_jpeg_decoder_read_rows(iris_jpeg_decoder *decoder, unsigned char *buffe
         iris_set_message(&decoder->err, "Premature end of JPEG file");
         return decoder->err.failed = IRIS_JPEG_TRUNCATED;
     }
+    if (cinfo->output_scanline >= cinfo->output_height && decoder->err.hit_marker) {
+        // A marker came where entropy-coded data was still needed: the header states a larger
+        // image than the data holds, or the data is damaged. libjpeg padded the rest with grey.
+        iris_set_message(&decoder->err, "the image data ends before the image does (the header may state a wrong size)");
+        return decoder->err.failed = IRIS_JPEG_ERROR;
+    }
     return IRIS_JPEG_OK;
 }
 
