@@ -7,7 +7,7 @@ import Testing
 ///
 /// Set `IRIS_KEEP_CORPUS=DIR` to write the corpus to `DIR` (for fuzzing or sanitizer runs of
 /// other tools).
-@Suite("Bad input")
+@Suite("Bad input", .serialized)
 struct BadInputTests {
     static let corpus = (try? BadInputCorpus.make()) ?? []
 

@@ -4,7 +4,7 @@ import IrisSamples
 import Testing
 @testable import Iris
 
-@Suite("WebP codec")
+@Suite("WebP codec", .serialized)
 struct WebPCodecTests {
     let decoder = WebPDecoder()
     let encoder = WebPEncoder()
