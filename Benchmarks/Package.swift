@@ -21,5 +21,16 @@ let package = Package(
             path: "ResamplerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The pipeline against the caches, decoder and loader called directly; prints ratios.
+        .executableTarget(
+            name: "PipelineBench",
+            dependencies: [
+                .product(name: "Iris", package: "Iris"),
+                .product(name: "IrisSamples", package: "Iris"),
+                .product(name: "IrisTestServer", package: "Iris"),
+            ],
+            path: "PipelineBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -1,0 +1,141 @@
+// The pipeline's own overhead, as ratios against the cache, decoder or loader called directly:
+//   1. a memory-cache hit through `image(for:)` (µs per call);
+//   2. 1,000 distinct images cached on disk, decoded at a thumbnail target (images/s);
+//   3. N distinct downloads from a loopback HTTP server (images/s).
+// Run: `swift run -c release PipelineBench` from Benchmarks/ (or scripts/bench-pipeline).
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Iris
+import IrisSamples
+import IrisTestServer
+
+let cores = ProcessInfo.processInfo.activeProcessorCount
+let target = CGSize(width: 128, height: 128)
+
+/// Seconds `body` takes.
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// Best of `runs`.
+func best(_ runs: Int, _ body: () async throws -> Double) async rethrows -> Double {
+    var result = Double.infinity
+    for _ in 0..<runs { result = min(result, try await body()) }
+    return result
+}
+
+/// Runs `body` for 0..<count with at most `width` at once.
+func concurrently(_ count: Int, width: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var next = 0
+        while next < min(width, count) { let i = next; group.addTask { try await body(i) }; next += 1 }
+        while try await group.next() != nil {
+            if next < count { let i = next; group.addTask { try await body(i) }; next += 1 }
+        }
+    }
+}
+
+func row(_ name: String, pipeline: Double, direct: Double, unit: String, higherIsBetter: Bool) {
+    let ratio = higherIsBetter ? pipeline / direct : direct / pipeline
+    print(String(format: "%-44@ %12.2f %12.2f %@   pipeline/direct %.2f", name as NSString, pipeline, direct, unit as NSString, ratio))
+}
+
+func encodedPhoto(_ index: Int, side: Int = 256) throws -> Data {
+    try JPEGEncoder().encode(SampleImages.photo(width: side, height: side * 3 / 4, seed: UInt64(index + 1)),
+                             options: EncodeOptions(quality: 85))
+}
+
+print("PipelineBench: \(cores) cores")
+print(String(format: "%-44@ %12@ %12@", "" as NSString, "pipeline" as NSString, "direct" as NSString))
+
+// MARK: 1. Memory hit
+do {
+    let memory = MemoryCache()
+    let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(), memoryCache: memory))
+    let photo = try encodedPhoto(0)
+    let request = ImageRequest(source: .data(id: "photo") { photo }, targetSize: target)
+    _ = try await pipeline.image(for: request)
+    let key = pipeline.imageKey(for: request)
+    let calls = 200_000
+    let viaPipeline = try await best(3) {
+        try await seconds { for _ in 0..<calls { _ = try await pipeline.image(for: request) } }
+    }
+    let viaSync = await best(3) { await seconds { for _ in 0..<calls { _ = pipeline.cachedImage(for: request) } } }
+    let direct = await best(3) { await seconds { for _ in 0..<calls { _ = memory.image(for: key) } } }
+    row("memory hit, image(for:)", pipeline: viaPipeline / Double(calls) * 1e6, direct: direct / Double(calls) * 1e6,
+        unit: "µs/call", higherIsBetter: false)
+    row("memory hit, cachedImage(for:)", pipeline: viaSync / Double(calls) * 1e6, direct: direct / Double(calls) * 1e6,
+        unit: "µs/call", higherIsBetter: false)
+}
+
+// MARK: 2. Disk hits
+do {
+    let count = 1_000
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("iris-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let disk = try DataCache(directory: directory, sizeLimit: 1 << 30)
+    let urls = (0..<count).map { URL(string: "https://bench.invalid/disk/\($0).jpg")! }
+    for (index, url) in urls.enumerated() { disk.store(try encodedPhoto(index), for: url.absoluteString) }
+    await disk.flush()
+    let decodeOptions = DecodeOptions(target: DecodeTarget(width: 128, height: 128))
+
+    let viaPipeline = try await best(3) {
+        // A new pipeline each run: no memory cache, so every request reads the disk and decodes.
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(), dataCache: disk))
+        return try await seconds {
+            try await concurrently(count, width: 64) { i in
+                var request = ImageRequest(url: urls[i], targetSize: target)
+                request.cachePolicy = .returnCacheDataDontLoad
+                _ = try await pipeline.image(for: request)
+            }
+        }
+    }
+    let direct = try await best(3) {
+        try await seconds {
+            try await concurrently(count, width: cores) { i in
+                guard let data = disk.data(for: urls[i].absoluteString) else { throw ImageError.notCached }
+                _ = try ImageDecoderRegistry.standard.decode(data, options: decodeOptions)
+            }
+        }
+    }
+    row("\(count) disk-cached 256×192 JPEGs → 128 px", pipeline: Double(count) / viaPipeline, direct: Double(count) / direct,
+        unit: "img/s  ", higherIsBetter: true)
+}
+
+// MARK: 3. Loopback downloads
+do {
+    let count = 300
+    let server = TestHTTPServer()
+    for index in 0..<count { server.serve("/img/\(index).jpg", data: try encodedPhoto(index), contentType: "image/jpeg") }
+    try await server.start()
+    let loader = URLSessionDataLoader()
+    let decodeOptions = DecodeOptions(target: DecodeTarget(width: 128, height: 128))
+
+    let viaPipeline = try await best(3) {
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: loader))
+        return try await seconds {
+            try await concurrently(count, width: 64) { i in
+                _ = try await pipeline.image(for: ImageRequest(url: server.url("/img/\(i).jpg"), targetSize: target))
+            }
+        }
+    }
+    let direct = try await best(3) {
+        try await seconds {
+            try await concurrently(count, width: 6) { i in
+                var data = Data()
+                for try await event in loader.loadData(for: URLRequest(url: server.url("/img/\(i).jpg"))) {
+                    if case .chunk(let chunk) = event { data.append(chunk) }
+                }
+                _ = try ImageDecoderRegistry.standard.decode(data, options: decodeOptions)
+            }
+        }
+    }
+    row("\(count) loopback downloads → 128 px", pipeline: Double(count) / viaPipeline, direct: Double(count) / direct,
+        unit: "img/s  ", higherIsBetter: true)
+    try await server.shutdown()
+}
