@@ -78,3 +78,26 @@ struct CollectedLoad: Sendable {
         return load
     }
 }
+
+/// Wraps a real decoder and counts its decodes.
+final class HTTPCountingDecoder: ImageDecoding {
+    private let decoder: any ImageDecoding
+    private let counter: PipelineCounter
+
+    init(_ decoder: any ImageDecoding, counter: PipelineCounter) {
+        self.decoder = decoder
+        self.counter = counter
+    }
+
+    var formats: Set<ImageFormat> { decoder.formats }
+    func readHeader(_ data: Data) throws -> ImageHeader { try decoder.readHeader(data) }
+    func decode(_ data: Data, job: DecodeJob) throws -> Bitmap {
+        counter.increment()
+        return try decoder.decode(data, job: job)
+    }
+
+    /// The platform's decoders, all counting into `counter`.
+    static func standard(counting counter: PipelineCounter) -> ImageDecoderRegistry {
+        ImageDecoderRegistry(decoders: ImageDecoderRegistry.standard.decoders.map { HTTPCountingDecoder($0, counter: counter) })
+    }
+}
