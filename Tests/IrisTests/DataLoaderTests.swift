@@ -31,7 +31,7 @@ struct DataLoaderTests {
         let size = jpeg.count / 6 + 1
         try await withTestServer { server in
             server.serve("/slow.jpg", TestHTTPRoute(body: jpeg, contentType: "image/jpeg",
-                                                    chunkSize: size, chunkPause: .milliseconds(30)))
+                                                    chunkSize: size, chunkPause: .milliseconds(50)))
             let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: server.url("/slow.jpg"))))
             #expect(load.error == nil)
             #expect(load.body == jpeg)
