@@ -62,6 +62,10 @@ struct DataLoaderTests {
             #expect(html.chunks.isEmpty)
             let json = await CollectedLoad.collect(loader.loadData(for: URLRequest(url: server.url("/api"))))
             #expect(json.imageError == .notAnImage(.json, url: server.url("/api")))
+            // Shorter than the bytes held back for sniffing: checked when the body ends.
+            server.serve("/tiny", TestHTTPRoute(body: Data("<html>gone</html>".utf8), contentType: "text/html"))
+            let tiny = await CollectedLoad.collect(loader.loadData(for: URLRequest(url: server.url("/tiny"))))
+            #expect(tiny.imageError == .notAnImage(.html, url: server.url("/tiny")))
         }
     }
 
@@ -75,6 +79,22 @@ struct DataLoaderTests {
             let expected = ImageError.network(reason: "connection lost after 1,000 of \(png.count.grouped) bytes", url: url)
             #expect(load.imageError == expected, "\(String(describing: load.error))")
         }
+    }
+
+    @Test("a refused connection fails with .network and a readable reason")
+    func connectionRefused() async throws {
+        let url = try await withTestServer { server in server.url("/photo.png") }
+        let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: url)))
+        guard case .network(let reason, url) = load.imageError else {
+            Issue.record("expected a network error, got \(String(describing: load.error))")
+            return
+        }
+        #expect(reason.lowercased().contains("connect"), "\(reason)")
+    }
+
+    @Test("a default configuration loads through URLSessionDataLoader")
+    func defaultLoader() {
+        #expect(ImagePipeline.Configuration().dataLoader is URLSessionDataLoader)
     }
 
     @Test("a server slower than the timeout fails with .network")

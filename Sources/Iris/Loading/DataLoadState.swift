@@ -62,7 +62,8 @@ struct DataLoadState {
             return connectionLost(expected: expectedLength)
         }
         if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
-            return .network(reason: "timed out after \(receivedLength.grouped) bytes", url: url)
+            let progress = receivedLength > 0 ? " after \(receivedLength.grouped) bytes" : " waiting for the server"
+            return .network(reason: "timed out" + progress, url: url)
         }
         return .network(reason: nsError.localizedDescription, url: url)
     }
