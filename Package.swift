@@ -12,9 +12,12 @@ let package = Package(
         // Deterministic sample images, for benchmarks and demos.
         .library(name: "IrisSamples", targets: ["IrisSamples"]),
         .executable(name: "iris", targets: ["iris"]),
+        // An in-process HTTP server on loopback, for tests and benchmarks of the network path.
+        .library(name: "IrisTestServer", targets: ["IrisTestServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
@@ -50,10 +53,22 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // A scriptable HTTP/1.1 server (delays, trickled bodies, dropped connections, gates).
+        .target(
+            name: "IrisTestServer",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/IrisTestServer",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "IrisTests",
             dependencies: [
-                "Iris", "IrisSamples",
+                "Iris", "IrisSamples", "IrisTestServer",
                 // Tests write some inputs with the C libraries directly (CMYK JPEG, every PNG
                 // colour type, GIF).
                 .target(name: "CJPEG", condition: linuxOnly),

@@ -29,8 +29,10 @@ extension ImagePipeline {
         /// kept, and ``ImageTask/previews`` yields nothing.
         public var isProgressiveDecodingEnabled: Bool
 
-        /// Makes a configuration. Decodes and processing default to one per active core.
-        public init(dataLoader: any DataLoading,
+        /// Makes a configuration. Loads go through a new ``URLSessionDataLoader`` unless another
+        /// loader is given; no caches unless given. Decodes and processing default to one per
+        /// active core.
+        public init(dataLoader: any DataLoading = URLSessionDataLoader(),
                     dataCache: (any DataCaching)? = nil,
                     memoryCache: (any ImageCaching)? = nil,
                     decoders: ImageDecoderRegistry = .standard,

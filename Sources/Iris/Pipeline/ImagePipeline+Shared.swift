@@ -1,22 +1,17 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-// The loader branch replaces `PendingDataLoader()` below with `URLSessionDataLoader()` (and the
-// caches with the shared MemoryCache / DataCache) when it lands.
 
 extension ImagePipeline {
-    /// The pipeline used when none is given.
-    public static let shared = ImagePipeline(configuration: Configuration(dataLoader: PendingDataLoader()))
-}
+    /// The pipeline used when none is given: a ``URLSessionDataLoader``, a ``MemoryCache`` with
+    /// the default limits, and a ``DataCache`` in the user's caches directory under "Iris" (no
+    /// disk cache when that directory cannot be made).
+    public static let shared = ImagePipeline(configuration: Configuration(
+        dataLoader: URLSessionDataLoader(),
+        dataCache: sharedDataCache(),
+        memoryCache: MemoryCache()))
 
-/// Stand-in until the URLSession loader is merged: every network load fails with a readable
-/// error. Files and `.data` sources work.
-struct PendingDataLoader: DataLoading {
-    func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            continuation.finish(throwing: ImageError.network(reason: "no data loader is configured", url: request.url))
-        }
+    /// The shared disk cache, or nil when its directory cannot be made.
+    private static func sharedDataCache() -> DataCache? {
+        guard let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first else { return nil }
+        return try? DataCache(directory: caches.appendingPathComponent("Iris", isDirectory: true))
     }
 }

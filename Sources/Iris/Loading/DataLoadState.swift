@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One URLSession load in flight: where its events go, how much arrived, and the first bytes
+/// held back until there are enough to tell an image from an HTML page or JSON.
+struct DataLoadState {
+    /// Bytes held back before the body is checked.
+    static let sniffLength = 64
+
+    let url: URL?
+    let continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
+    var expectedLength: Int?
+    private(set) var receivedLength = 0
+    private var head = Data()
+    private var isChecked = false
+
+    init(url: URL?, continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation) {
+        self.url = url
+        self.continuation = continuation
+    }
+
+    /// What to do with a piece of the body.
+    enum Action {
+        /// Held back; nothing to pass on yet.
+        case wait
+        /// Pass this on.
+        case yield(Data)
+        /// The body is not an image.
+        case reject(ImageFormat)
+    }
+
+    /// Takes the next piece of the body.
+    mutating func received(_ data: Data) -> Action {
+        receivedLength += data.count
+        if isChecked { return .yield(data) }
+        head.append(data)
+        guard head.count >= Self.sniffLength else { return .wait }
+        return check()
+    }
+
+    /// The body ended without a transport error: the held-back bytes, or why it failed.
+    mutating func completed() -> Result<Data?, ImageError> {
+        if let expectedLength, receivedLength < expectedLength {
+            return .failure(connectionLost(expected: expectedLength))
+        }
+        if isChecked || head.isEmpty { return .success(nil) }
+        switch check() {
+        case .reject(let format): return .failure(.notAnImage(format, url: url))
+        case .yield(let data): return .success(data)
+        case .wait: return .success(nil)
+        }
+    }
+
+    /// The ``ImageError`` for a transport error.
+    func failure(for error: any Error) -> ImageError {
+        if let error = error as? ImageError { return error }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCancelled { return .cancelled }
+        if let expectedLength, receivedLength < expectedLength, receivedLength > 0 || nsError.code == NSURLErrorNetworkConnectionLost {
+            return connectionLost(expected: expectedLength)
+        }
+        if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
+            let progress = receivedLength > 0 ? " after \(receivedLength.grouped) bytes" : " waiting for the server"
+            return .network(reason: "timed out" + progress, url: url)
+        }
+        return .network(reason: nsError.localizedDescription, url: url)
+    }
+
+    private func connectionLost(expected: Int) -> ImageError {
+        .network(reason: "connection lost after \(receivedLength.grouped) of \(expected.grouped) bytes", url: url)
+    }
+
+    private mutating func check() -> Action {
+        isChecked = true
+        let format = FormatSniffer.format(of: head)
+        if format == .html || format == .json { return .reject(format) }
+        defer { head = Data() }
+        return .yield(head)
+    }
+}

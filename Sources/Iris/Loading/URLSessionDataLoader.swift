@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Loads images over HTTP(S) with `URLSession`, streaming each piece of the body as it arrives.
+///
+/// One loader owns one session. Failures finish the stream with an ``ImageError``:
+/// - a status outside 200–299: ``ImageError/httpStatus(code:url:)`` (the body is not read);
+/// - a successful response whose first bytes are an HTML page or JSON:
+///   ``ImageError/notAnImage(_:url:)``;
+/// - transport failures (refused, reset, timed out, the connection closing before the announced
+///   `Content-Length`): ``ImageError/network(reason:url:)`` with a readable reason, such as
+///   "connection lost after 4,096 of 91,233 bytes".
+///
+/// Cancelling the task that consumes ``loadData(for:)`` cancels the request.
+public final class URLSessionDataLoader: DataLoading, Sendable {
+    /// The most seconds a request may wait for the next bytes before it fails as timed out.
+    public let timeout: TimeInterval
+
+    private let session: URLSession
+    private let delegate: URLSessionDataLoaderDelegate
+
+    /// Makes a loader with its own session.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session's configuration (copied: later changes have no effect).
+    ///   - timeout: Seconds without any bytes after which a request fails with
+    ///     ``ImageError/network(reason:url:)``. Also lowers a request's own `timeoutInterval`.
+    public init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        configuration.timeoutIntervalForRequest = timeout
+        self.timeout = timeout
+        delegate = URLSessionDataLoaderDelegate()
+        // A nil delegate queue is a serial one: each task's events arrive in order.
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        // Lets running loads finish (their streams hold their tasks), then releases the delegate.
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Streams the response and body of `request`; see the type's documentation for errors.
+    public func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+        var request = request
+        request.timeoutInterval = min(request.timeoutInterval, timeout)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
+        let task = session.dataTask(with: request)
+        delegate.register(task, url: request.url, continuation: continuation)
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        task.resume()
+        return stream
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+
+/// Writes one route's response to a channel: gate, delay, trickle or drop as the route says.
+final class TestHTTPResponder: Sendable {
+    private enum Progress { case writing, complete, droppedByServer }
+
+    private let route: TestHTTPRoute
+    private let path: String
+    private let channel: any Channel
+    private let state: TestHTTPServerState
+    private let progress = NIOLockedValueBox(Progress.writing)
+
+    init(route: TestHTTPRoute, path: String, channel: any Channel, state: TestHTTPServerState) {
+        self.route = route
+        self.path = path
+        self.channel = channel
+        self.state = state
+    }
+
+    /// Whether the connection closed while the response was still being written by us, i.e.
+    /// the client went away first.
+    func endedEarly() -> Bool {
+        progress.withLockedValue { $0 == .writing }
+    }
+
+    private func markComplete() { progress.withLockedValue { $0 = .complete } }
+
+    /// Sends the response, then closes the connection.
+    func respond() async {
+        if route.isGated { await state.waitForGate(path) }
+        if route.delay > .zero { try? await Task.sleep(for: route.delay) }
+        guard !Task.isCancelled else { return }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: route.contentType)
+        headers.add(name: "Content-Length", value: String(route.body.count))
+        headers.add(name: "Connection", value: "close")
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: route.status), headers: headers)
+        do {
+            try await channel.writeAndFlush(HTTPServerResponsePart.head(head))
+            var body = route.body[...]
+            if let limit = route.dropAfterBytes {
+                body = body.prefix(limit)
+            }
+            let size = max(1, route.chunkSize ?? body.count)
+            while !body.isEmpty {
+                let piece = body.prefix(size)
+                body = body.dropFirst(piece.count)
+                // Complete before the last write: the client may close as soon as it has the body.
+                if body.isEmpty && route.dropAfterBytes == nil { markComplete() }
+                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: piece))))
+                if route.chunkSize != nil, !body.isEmpty {
+                    try await Task.sleep(for: route.chunkPause)
+                }
+            }
+            if route.dropAfterBytes != nil {
+                progress.withLockedValue { $0 = .droppedByServer }
+                try await channel.close()
+                return
+            }
+            markComplete()
+            try await channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+            try await channel.close()
+        } catch {
+            // The client went away or the task was cancelled; the handler counts it.
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What the ``TestHTTPServer`` answers on one path, and how.
+public struct TestHTTPRoute: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The body.
+    public var body: Data
+    /// The `Content-Type` header.
+    public var contentType: String
+    /// How long to wait after the request arrives before sending anything.
+    public var delay: Duration
+    /// When set, the body goes out in pieces of `chunkSize` bytes with `chunkPause` between them.
+    public var chunkSize: Int?
+    /// The pause between trickled pieces.
+    public var chunkPause: Duration
+    /// When set, the connection is closed after this many body bytes, though `Content-Length`
+    /// announces the whole body.
+    public var dropAfterBytes: Int?
+    /// Whether the response waits until ``TestHTTPServer/release(_:)`` is called for the path.
+    public var isGated: Bool
+
+    /// Makes a route; by default a plain 200 with `body`, sent at once.
+    public init(status: Int = 200, body: Data, contentType: String = "application/octet-stream",
+                delay: Duration = .zero, chunkSize: Int? = nil, chunkPause: Duration = .milliseconds(10),
+                dropAfterBytes: Int? = nil, isGated: Bool = false) {
+        self.status = status
+        self.body = body
+        self.contentType = contentType
+        self.delay = delay
+        self.chunkSize = chunkSize
+        self.chunkPause = chunkPause
+        self.dropAfterBytes = dropAfterBytes
+        self.isGated = isGated
+    }
+
+    /// A small HTML page served with 200, as a captive portal or a CDN error page would.
+    public static func htmlPage(status: Int = 200) -> TestHTTPRoute {
+        let page = "<!DOCTYPE html>\n<html><head><title>Not here</title></head><body><p>Nothing to see.</p></body></html>\n"
+        return TestHTTPRoute(status: status, body: Data(page.utf8), contentType: "text/html; charset=utf-8")
+    }
+
+    /// A plain-text error page with `status` (404, 500...).
+    public static func error(_ status: Int) -> TestHTTPRoute {
+        TestHTTPRoute(status: status, body: Data("error \(status)\n".utf8), contentType: "text/plain")
+    }
+}

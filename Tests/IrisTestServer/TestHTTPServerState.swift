@@ -1,0 +1,77 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The server's shared bookkeeping: routes, request log, counts and gates.
+final class TestHTTPServerState: Sendable {
+    private struct State {
+        var routes: [String: TestHTTPRoute] = [:]
+        var log: [String] = []
+        var cancelled: [String] = []
+        var openGates: Set<String> = []
+        var waiters: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
+        var abandoned: Set<UUID> = []
+        var isShutDown = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func setRoute(_ route: TestHTTPRoute, for path: String) {
+        state.withLockedValue { $0.routes[path] = route }
+    }
+
+    /// Logs a request for `path` and returns its route.
+    func received(_ path: String) -> TestHTTPRoute? {
+        state.withLockedValue { state in
+            state.log.append(path)
+            return state.routes[path]
+        }
+    }
+
+    func cancelled(_ path: String) {
+        state.withLockedValue { $0.cancelled.append(path) }
+    }
+
+    var log: [String] { state.withLockedValue { $0.log } }
+    var cancelledLog: [String] { state.withLockedValue { $0.cancelled } }
+
+    /// Suspends until `path`'s gate opens; returns at once when the calling task is cancelled.
+    func waitForGate(_ path: String) async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLockedValue { state in
+                    if state.isShutDown || state.openGates.contains(path) || state.abandoned.remove(id) != nil { return true }
+                    state.waiters[path, default: [:]][id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLockedValue { state in
+                if let waiter = state.waiters[path]?.removeValue(forKey: id) { return Optional(waiter) }
+                state.abandoned.insert(id)
+                return nil
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Opens `path`'s gate for good.
+    func open(_ path: String) {
+        let waiters = state.withLockedValue { state in
+            state.openGates.insert(path)
+            return state.waiters.removeValue(forKey: path).map { Array($0.values) } ?? []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Opens every gate, now and later.
+    func shutDown() {
+        let waiters = state.withLockedValue { state in
+            state.isShutDown = true
+            defer { state.waiters = [:] }
+            return state.waiters.values.flatMap(\.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Iris
+import IrisTestServer
+
+/// ``URLSessionDataLoader`` against a real HTTP server on loopback.
+@Suite("URLSessionDataLoader")
+struct DataLoaderTests {
+    @Test("streams the response with its expected length, then the body")
+    func streamsResponseAndChunks() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/photo.png", data: png, contentType: "image/png")
+            let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: server.url("/photo.png"))))
+            #expect(load.error == nil)
+            #expect(load.responseCount == 1)
+            #expect(load.status == 200)
+            #expect(load.expectedLength == png.count)
+            #expect(load.mimeType == "image/png")
+            #expect(load.body == png)
+            #expect(server.requestCount("/photo.png") == 1)
+        }
+    }
+
+    @Test("a trickled body arrives in several chunks")
+    func trickledBodyArrivesInPieces() async throws {
+        let jpeg = try HTTPTestImages.jpeg()
+        let size = jpeg.count / 6 + 1
+        try await withTestServer { server in
+            server.serve("/slow.jpg", TestHTTPRoute(body: jpeg, contentType: "image/jpeg",
+                                                    chunkSize: size, chunkPause: .milliseconds(50)))
+            let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: server.url("/slow.jpg"))))
+            #expect(load.error == nil)
+            #expect(load.body == jpeg)
+            #expect(load.chunks.count >= 3, "got \(load.chunks.count) chunks")
+        }
+    }
+
+    @Test("a status outside 2xx fails with .httpStatus and no body", arguments: [404, 500])
+    func httpStatusFails(code: Int) async throws {
+        try await withTestServer { server in
+            server.serve("/status", .error(code))
+            let url = server.url("/status")
+            let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: url)))
+            #expect(load.imageError == .httpStatus(code: code, url: url))
+            #expect(load.chunks.isEmpty)
+        }
+    }
+
+    @Test("an HTML page or JSON sent with 200 fails with .notAnImage")
+    func htmlIsNotAnImage() async throws {
+        try await withTestServer { server in
+            server.serve("/portal", .htmlPage())
+            server.serve("/api", data: Data(#"{"error": "no such image", "code": 17, "detail": "try again later please"}"#.utf8),
+                         contentType: "application/json")
+            let loader = URLSessionDataLoader()
+            let html = await CollectedLoad.collect(loader.loadData(for: URLRequest(url: server.url("/portal"))))
+            #expect(html.imageError == .notAnImage(.html, url: server.url("/portal")))
+            #expect(html.chunks.isEmpty)
+            let json = await CollectedLoad.collect(loader.loadData(for: URLRequest(url: server.url("/api"))))
+            #expect(json.imageError == .notAnImage(.json, url: server.url("/api")))
+            // Shorter than the bytes held back for sniffing: checked when the body ends.
+            server.serve("/tiny", TestHTTPRoute(body: Data("<html>gone</html>".utf8), contentType: "text/html"))
+            let tiny = await CollectedLoad.collect(loader.loadData(for: URLRequest(url: server.url("/tiny"))))
+            #expect(tiny.imageError == .notAnImage(.html, url: server.url("/tiny")))
+        }
+    }
+
+    @Test("a connection closed before Content-Length fails with .network saying how much arrived")
+    func droppedConnection() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/cut.png", TestHTTPRoute(body: png, contentType: "image/png", dropAfterBytes: 1000))
+            let url = server.url("/cut.png")
+            let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: url)))
+            let expected = ImageError.network(reason: "connection lost after 1,000 of \(png.count.grouped) bytes", url: url)
+            #expect(load.imageError == expected, "\(String(describing: load.error))")
+        }
+    }
+
+    @Test("a refused connection fails with .network and a readable reason")
+    func connectionRefused() async throws {
+        let url = try await withTestServer { server in server.url("/photo.png") }
+        let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: url)))
+        guard case .network(let reason, url) = load.imageError else {
+            Issue.record("expected a network error, got \(String(describing: load.error))")
+            return
+        }
+        #expect(reason.lowercased().contains("connect"), "\(reason)")
+    }
+
+    @Test("a default configuration loads through URLSessionDataLoader")
+    func defaultLoader() {
+        #expect(ImagePipeline.Configuration().dataLoader is URLSessionDataLoader)
+    }
+
+    @Test("a server slower than the timeout fails with .network")
+    func timeout() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/late.png", TestHTTPRoute(body: png, contentType: "image/png", delay: .seconds(6)))
+            let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: 1).loadData(for: URLRequest(url: server.url("/late.png"))))
+            guard case .network(let reason, let url) = load.imageError else {
+                Issue.record("expected a network error, got \(String(describing: load.error))")
+                return
+            }
+            #expect(url == server.url("/late.png"))
+            #expect(reason.contains("timed out"), "\(reason)")
+        }
+    }
+
+    @Test("cancelling the consuming task cancels the request")
+    func cancellationClosesTheConnection() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/held.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
+            let loader = URLSessionDataLoader()
+            let url = server.url("/held.png")
+            let consumer = Task { await CollectedLoad.collect(loader.loadData(for: URLRequest(url: url))) }
+            #expect(await pipelineEventually { server.requestCount("/held.png") == 1 })
+            consumer.cancel()
+            let load = await consumer.value
+            #expect(load.chunks.isEmpty)
+            #expect(await pipelineEventually { server.cancelledRequestCount("/held.png") == 1 })
+        }
+    }
+}
