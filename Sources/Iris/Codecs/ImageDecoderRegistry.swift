@@ -10,14 +10,19 @@ public struct DecodeOptions: Sendable, Hashable {
     public var kernel: ResamplingKernel
     /// Limits checked before allocating.
     public var limits: DecodingLimits
+    /// Decode what a progressive JPEG's data so far shows rather than fail as truncated
+    /// (for previews while it downloads).
+    public var allowsPartialData: Bool
 
     /// Makes options.
     public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,
-                kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default) {
+                kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default,
+                allowsPartialData: Bool = false) {
         self.target = target
         self.appliesOrientation = appliesOrientation
         self.kernel = kernel
         self.limits = limits
+        self.allowsPartialData = allowsPartialData
     }
 }
 
@@ -57,7 +62,8 @@ public struct ImageDecoderRegistry: Sendable {
         let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
         try options.limits.check(decodedBytes: overflow ? .max : bytes)
 
-        let job = DecodeJob(header: header, outputSize: storedOutput, kernel: options.kernel, limits: options.limits)
+        let job = DecodeJob(header: header, outputSize: storedOutput, kernel: options.kernel, limits: options.limits,
+                            allowsPartialData: options.allowsPartialData)
         var bitmap: Bitmap
         do {
             bitmap = try decoder.decode(data, job: job)
@@ -68,7 +74,7 @@ public struct ImageDecoderRegistry: Sendable {
         }
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
-                           orientation: header.orientation)
+                           orientation: header.orientation, isPreview: options.allowsPartialData)
     }
 
     private func decoderAndHeader(for data: Data) throws(ImageError) -> (any ImageDecoding, ImageHeader) {

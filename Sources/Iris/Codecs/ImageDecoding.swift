@@ -42,13 +42,18 @@ public struct DecodeJob: Sendable {
     public var kernel: ResamplingKernel
     /// Limits to respect.
     public var limits: DecodingLimits
+    /// Return what data that ends early shows instead of failing as truncated, where the codec
+    /// can (progressive JPEG previews). Decoders that cannot, ignore it.
+    public var allowsPartialData: Bool
 
     /// Makes a job.
-    public init(header: ImageHeader, outputSize: PixelSize, kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default) {
+    public init(header: ImageHeader, outputSize: PixelSize, kernel: ResamplingKernel = .lanczos3,
+                limits: DecodingLimits = .default, allowsPartialData: Bool = false) {
         self.header = header
         self.outputSize = outputSize
         self.kernel = kernel
         self.limits = limits
+        self.allowsPartialData = allowsPartialData
     }
 }
 

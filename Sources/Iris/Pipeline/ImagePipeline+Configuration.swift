@@ -25,8 +25,9 @@ extension ImagePipeline {
         /// URL's volatile query parameters. Applies to the disk cache, the memory cache and
         /// coalescing; ``ImageRequest/Options/cacheKey`` still wins when set.
         public var cacheKeyFilter: (@Sendable (URL) -> String)?
-        /// Decode previews while progressive JPEGs arrive. Not implemented yet: the setting is
-        /// kept, and ``ImageTask/previews`` yields nothing.
+        /// Decode previews while progressive JPEGs arrive from the data loader: after each
+        /// completed scan (one preview decode at a time per image), delivered through
+        /// ``ImageTask/previews``. Off by default.
         public var isProgressiveDecodingEnabled: Bool
 
         /// Makes a configuration. Loads go through a new ``URLSessionDataLoader`` unless another

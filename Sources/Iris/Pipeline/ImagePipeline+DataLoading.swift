@@ -4,9 +4,12 @@ import FoundationNetworking
 #endif
 
 extension ImagePipeline {
-    /// Fetches the encoded data of `source`, reporting download progress through `progress`.
+    /// Fetches the encoded data of `source`, reporting download progress through `progress`
+    /// and, when `partial` is given, the data so far each time a progressive JPEG completes a
+    /// scan.
     func loadData(for source: ImageRequest.Source,
-                  progress: @Sendable (ImageTask.Progress) -> Void) async -> Result<Data, ImageError> {
+                  progress: @Sendable (ImageTask.Progress) -> Void,
+                  partial: (@Sendable (Data) -> Void)? = nil) async -> Result<Data, ImageError> {
         switch source {
         case .file(let url):
             do {
@@ -26,16 +29,18 @@ extension ImagePipeline {
                 return .failure(.dataLoadingFailed(reason: Self.reason(error)))
             }
         case .url(let url):
-            return await stream(URLRequest(url: url), progress: progress)
+            return await stream(URLRequest(url: url), progress: progress, partial: partial)
         case .urlRequest(let request):
-            return await stream(request, progress: progress)
+            return await stream(request, progress: progress, partial: partial)
         }
     }
 
     /// Collects the loader's chunks, reporting progress after each.
-    private func stream(_ request: URLRequest, progress: @Sendable (ImageTask.Progress) -> Void) async -> Result<Data, ImageError> {
+    private func stream(_ request: URLRequest, progress: @Sendable (ImageTask.Progress) -> Void,
+                        partial: (@Sendable (Data) -> Void)?) async -> Result<Data, ImageError> {
         var data = Data()
         var total: Int?
+        var scans = JPEGScanCounter()
         do {
             for try await event in configuration.dataLoader.loadData(for: request) {
                 switch event {
@@ -46,6 +51,7 @@ extension ImagePipeline {
                 case .chunk(let chunk):
                     data.append(chunk)
                     progress(ImageTask.Progress(completed: data.count, total: total))
+                    if let partial, scans.append(chunk) { partial(data) }
                 }
             }
         } catch let error as ImageError {

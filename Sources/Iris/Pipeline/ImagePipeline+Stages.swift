@@ -14,6 +14,13 @@ extension ImagePipeline {
                 switch event {
                 case .progress(let progress):
                     operation.publish(progress)
+                case .preview(let preview):
+                    // Processed on the preview decode's thread: previews are few and small.
+                    if case .success(let processed) = Self.process(preview, with: request.processors) {
+                        operation.publishInterim(.preview(processed))
+                    }
+                case .partialData:
+                    break
                 case .finished(.failure(let error)):
                     operation.finish(.failure(error))
                 case .finished(.success(let decoded)):
@@ -42,16 +49,19 @@ extension ImagePipeline {
                           observer: @escaping SharedOperation<LoadedImage>.Observer) -> StageSubscription<LoadedImage> {
         let stageKey = ImageStageKey(imageKey: key.decodeKey, cachePolicy: request.cachePolicy, keepsData: false)
         return decodeStage.subscribe(to: stageKey, priority: priority, observer: observer) { operation in
+            let previews = PreviewDecoder()
             let upstream = subscribeData(request, priority: operation.priority) { [self] event in
                 switch event {
                 case .progress(let progress):
                     operation.publish(progress)
+                case .partialData(let data):
+                    previews.offer(data, for: request, to: operation, in: self)
+                case .preview:
+                    break
                 case .finished(.failure(let error)):
                     operation.finish(.failure(error))
                 case .finished(.success(let data)):
-                    let options = DecodeOptions(target: request.decodeTarget,
-                                                appliesOrientation: !request.options.skipsOrientation,
-                                                limits: configuration.limits)
+                    let options = decodeOptions(for: request)
                     let decoders = configuration.decoders
                     let job = decodeQueue.enqueue(priority: operation.priority) {
                         guard !Task.isCancelled else { return }
@@ -104,7 +114,12 @@ extension ImagePipeline {
     private func enqueueLoad(_ request: ImageRequest, dataKey: String, into operation: SharedOperation<Data>) {
         let job = dataQueue.enqueue(priority: operation.priority) { [self] in
             guard !Task.isCancelled else { return }
-            let result = await loadData(for: request.source) { operation.publish($0) }
+            var partial: (@Sendable (Data) -> Void)?
+            if configuration.isProgressiveDecodingEnabled {
+                partial = { (data: Data) in operation.publishInterim(StageEvent<Data>.partialData(data)) }
+            }
+            let progress: @Sendable (ImageTask.Progress) -> Void = { operation.publish($0) }
+            let result = await loadData(for: request.source, progress: progress, partial: partial)
             if case .success(let data) = result, request.source.isRemote {
                 configuration.dataCache?.store(data, for: dataKey)
             }
@@ -112,6 +127,12 @@ extension ImagePipeline {
         }
         operation.onCancel { job.cancel() }
         operation.onPriorityChange { job.setPriority($0) }
+    }
+
+    /// How `request`'s data is decoded: at its target, oriented unless it opts out.
+    func decodeOptions(for request: ImageRequest, partial: Bool = false) -> DecodeOptions {
+        DecodeOptions(target: request.decodeTarget, appliesOrientation: !request.options.skipsOrientation,
+                      limits: configuration.limits, allowsPartialData: partial)
     }
 
     /// Runs `processors` in order, checking for cancellation between them.

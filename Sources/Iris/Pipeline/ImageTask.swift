@@ -32,8 +32,10 @@ public final class ImageTask: Sendable {
     /// a file or a `.data` closure reports no progress.
     public let progress: AsyncStream<Progress>
 
-    /// Progressive previews. Progressive decoding is not implemented yet, so this stream yields
-    /// nothing; it finishes when the task ends.
+    /// Progressive previews, when ``ImagePipeline/Configuration/isProgressiveDecodingEnabled``:
+    /// a progressive JPEG downloading is decoded at the request's target after each completed
+    /// scan, processors applied (``LoadedImage/isPreview`` is true). Keeps only the newest;
+    /// finishes when the task ends.
     public let previews: AsyncStream<LoadedImage>
 
     private let progressContinuation: AsyncStream<Progress>.Continuation
@@ -115,6 +117,8 @@ public final class ImageTask: Sendable {
     func receive(_ event: StageEvent<LoadedImage>) {
         switch event {
         case .progress(let progress): progressContinuation.yield(progress)
+        case .preview(let image): previewsContinuation.yield(image)
+        case .partialData: break
         case .finished(let result): complete(with: result)
         }
     }

@@ -1,8 +1,13 @@
+import Foundation
 
 /// What a shared operation tells its subscribers.
 enum StageEvent<Value: Sendable>: Sendable {
     /// Bytes received so far.
     case progress(ImageTask.Progress)
+    /// The data so far, when a progressive JPEG has completed another scan (data stage).
+    case partialData(Data)
+    /// A progressive preview (decode and processing stages).
+    case preview(LoadedImage)
     /// The result; the last event.
     case finished(Result<Value, ImageError>)
 }
@@ -53,6 +58,9 @@ final class SharedOperation<Value: Sendable>: Sendable {
 
     /// Whether the last subscriber left before the work finished.
     var isCancelled: Bool { state.withLock { $0.phase == .cancelled } }
+
+    /// Whether the operation has finished or been cancelled.
+    var isEnded: Bool { state.withLock { $0.phase != .active } }
 
     // MARK: Subscribers
 
@@ -133,6 +141,15 @@ final class SharedOperation<Value: Sendable>: Sendable {
             return state.subscribers.values.map(\.observer)
         }
         for observer in observers { observer(.progress(progress)) }
+    }
+
+    /// Tells every subscriber about partial data or a preview; ignored once the operation has
+    /// ended. Late subscribers do not get earlier previews.
+    func publishInterim(_ event: StageEvent<Value>) {
+        let observers = state.withLock { state -> [Observer] in
+            state.phase == .active ? state.subscribers.values.map(\.observer) : []
+        }
+        for observer in observers { observer(event) }
     }
 
     /// Delivers the result to every subscriber and ends the operation.

@@ -61,7 +61,8 @@ public struct JPEGDecoder: ImageDecoding {
             var rowsDone = 0
             try buffer.withUnsafeMutableBytes { batch in
                 while rowsDone < scaled.height {
-                    let count = try decompressor.readRows(into: batch, stride: stride, maxRows: Self.rowBatch)
+                    let count = try decompressor.readRows(into: batch, stride: stride, maxRows: Self.rowBatch,
+                                                          acceptsTruncation: job.allowsPartialData)
                     guard count > 0 else {
                         throw ImageError.decodingFailed(format: .jpeg, reason: "libjpeg stopped at row \(rowsDone)")
                     }

@@ -49,11 +49,15 @@ final class JPEGDecompressor {
     }
 
     /// Reads up to `maxRows` rows into `buffer`, `stride` bytes apart; returns how many.
-    func readRows(into buffer: UnsafeMutableRawBufferPointer, stride: Int, maxRows: Int) throws(ImageError) -> Int {
+    /// With `acceptsTruncation`, data that ran out is not an error: the rows libjpeg made from
+    /// what there was (the scans so far of a progressive image, grey below) are returned.
+    func readRows(into buffer: UnsafeMutableRawBufferPointer, stride: Int, maxRows: Int,
+                  acceptsTruncation: Bool = false) throws(ImageError) -> Int {
         guard let base = buffer.baseAddress, buffer.count >= stride * maxRows else { return 0 }
         var rows: Int32 = 0
-        try check(iris_jpeg_decoder_read_rows(handle, base.assumingMemoryBound(to: UInt8.self), stride,
-                                              Int32(maxRows), &rows))
+        let status = iris_jpeg_decoder_read_rows(handle, base.assumingMemoryBound(to: UInt8.self), stride,
+                                                 Int32(maxRows), &rows)
+        if !(acceptsTruncation && status == IRIS_JPEG_TRUNCATED && rows > 0) { try check(status) }
         return Int(rows)
     }
 
