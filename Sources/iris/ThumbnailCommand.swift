@@ -79,8 +79,8 @@ struct ThumbnailJob: Sendable {
     /// Thumbnails the file at `path`; returns the output path.
     func run(_ path: String) throws -> String {
         let input = URL(fileURLWithPath: path)
-        let data = try Data(contentsOf: input)
-        let image = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: target))
+        // Mapped, not read: a huge PNG's pages are given back as they are decoded.
+        let image = try ImageDecoderRegistry.standard.decode(contentsOf: input, options: DecodeOptions(target: target))
         let encoded = try format.encode(image.bitmap, options: options)
         let output = outDirectory
             .appendingPathComponent(input.deletingPathExtension().lastPathComponent)

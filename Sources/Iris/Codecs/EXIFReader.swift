@@ -11,10 +11,16 @@ public enum EXIFReader {
     ///
     /// Formats that carry no EXIF orientation Iris reads (GIF and the others) give `nil`.
     public static func orientation(in data: Data, format: ImageFormat) -> Orientation? {
+        orientation(in: data, format: format, releasingInput: nil)
+    }
+
+    /// The orientation, telling `releasingInput` how far a long walk (PNG chunks to the end of
+    /// the file) has read, so a mapped file's pages can be given back.
+    static func orientation(in data: Data, format: ImageFormat, releasingInput: ((Int) -> Void)?) -> Orientation? {
         let parse: (ByteReader) -> Orientation?
         switch format {
         case .jpeg: parse = jpegOrientation
-        case .png: parse = pngOrientation
+        case .png: parse = { pngOrientation($0, releasingInput: releasingInput) }
         case .webp: parse = webpOrientation
         default: return nil
         }
@@ -73,9 +79,10 @@ public enum EXIFReader {
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Walks PNG chunks to `eXIf` (usually before IDAT, but accepted anywhere before IEND).
-    static func pngOrientation(_ reader: ByteReader) -> Orientation? {
+    static func pngOrientation(_ reader: ByteReader, releasingInput: ((Int) -> Void)? = nil) -> Orientation? {
         guard reader.matches(pngSignature, at: 0) else { return nil }
         var position = 8
+        defer { releasingInput?(position) }
         while let length32 = reader.u32(at: position), let type = reader.u32(at: position + 4) {
             let length = Int(length32)
             // Lengths above 2^31 - 1 are invalid PNG; data plus CRC must fit in what is left.
@@ -87,6 +94,7 @@ public enum EXIFReader {
                 return nil
             default:
                 position += 8 + length + 4
+                releasingInput?(position)
             }
         }
         return nil

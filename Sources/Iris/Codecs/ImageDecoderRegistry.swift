@@ -44,14 +44,26 @@ public struct ImageDecoderRegistry: Sendable {
 
     /// Reads the header of `data`: format, stored size, alpha, frames and EXIF orientation.
     public func header(of data: Data) throws(ImageError) -> ImageHeader {
-        let (_, header) = try decoderAndHeader(for: data)
+        let (_, header) = try decoderAndHeader(for: data, releasingInput: nil)
         return header
     }
 
     /// Decodes `data`: checks limits from the header, shrinks to `options.target` while
     /// decoding, then applies orientation.
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> LoadedImage {
-        let (decoder, header) = try decoderAndHeader(for: data)
+        try decode(data, options: options, releasingInput: nil)
+    }
+
+    /// Decodes the file at `url` like ``decode(_:options:)``, without reading it into memory:
+    /// the file is mapped, and a streaming decoder (PNG) gives back the pages it has read, so a
+    /// 100 MB PNG thumbnailed to 300 px keeps only a few megabytes of the file resident.
+    public func decode(contentsOf url: URL, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> LoadedImage {
+        let file = try MappedFile(url)
+        return try decode(file.data, options: options, releasingInput: { file.releasePages(before: $0) })
+    }
+
+    private func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?) throws(ImageError) -> LoadedImage {
+        let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
         try options.limits.check(width: header.width, height: header.height, format: header.format)
         try options.limits.check(frames: header.frameCount)
 
@@ -62,8 +74,9 @@ public struct ImageDecoderRegistry: Sendable {
         let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
         try options.limits.check(decodedBytes: overflow ? .max : bytes)
 
-        let job = DecodeJob(header: header, outputSize: storedOutput, kernel: options.kernel, limits: options.limits,
+        var job = DecodeJob(header: header, outputSize: storedOutput, kernel: options.kernel, limits: options.limits,
                             allowsPartialData: options.allowsPartialData)
+        job.releaseConsumedInput = releasingInput
         var bitmap: Bitmap
         do {
             bitmap = try decoder.decode(data, job: job)
@@ -77,7 +90,7 @@ public struct ImageDecoderRegistry: Sendable {
                            orientation: header.orientation, isPreview: options.allowsPartialData)
     }
 
-    private func decoderAndHeader(for data: Data) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
+    private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
         guard !data.isEmpty else { throw .emptyData }
         let format = FormatSniffer.format(of: data)
         guard format.isDecodable, let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
@@ -89,7 +102,7 @@ public struct ImageDecoderRegistry: Sendable {
         } catch {
             throw .decodingFailed(format: format, reason: String(describing: error))
         }
-        header.orientation = EXIFReader.orientation(in: data, format: format) ?? .up
+        header.orientation = EXIFReader.orientation(in: data, format: format, releasingInput: releasingInput) ?? .up
         return (decoder, header)
     }
 }

@@ -45,6 +45,9 @@ public struct DecodeJob: Sendable {
     /// Return what data that ends early shows instead of failing as truncated, where the codec
     /// can (progressive JPEG previews). Decoders that cannot, ignore it.
     public var allowsPartialData: Bool
+    /// Called with how many input bytes the decoder has consumed, when the input is a mapped
+    /// file whose read pages can be given back (see ``ImageDecoderRegistry/decode(contentsOf:options:)``).
+    var releaseConsumedInput: (@Sendable (Int) -> Void)?
 
     /// Makes a job.
     public init(header: ImageHeader, outputSize: PixelSize, kernel: ResamplingKernel = .lanczos3,

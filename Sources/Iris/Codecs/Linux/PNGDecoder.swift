@@ -79,6 +79,7 @@ public struct PNGDecoder: ImageDecoding {
             if Task.isCancelled { throw .cancelled }
             let count = min(batchRows, source.height - y)
             try reader.readRows(into: batch, stride: rowBytes, count: count)
+            job.releaseConsumedInput?(reader.consumedBytes)
             for row in 0..<count {
                 let slice = UnsafeMutableRawBufferPointer(rebasing: batch[(row * rowBytes)..<((row + 1) * rowBytes)])
                 if layout.format == .rgba8 {

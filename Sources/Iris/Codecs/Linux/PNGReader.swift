@@ -32,6 +32,9 @@ final class PNGReader {
         return try result.get()
     }
 
+    /// Input bytes handed to libpng so far.
+    var consumedBytes: Int { iris_png_reader_consumed(handle) }
+
     /// Reads the signature and the chunks up to the first IDAT.
     func readInfo() throws(ImageError) -> iris_png_info {
         var info = iris_png_info()

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// A still image is shrunk while decoding with libwebp's own scaled decoding (its area-averaging
 /// rescaler runs on each row as it is decoded), straight to `job.outputSize`: the full-size image
-/// is never held. The kernel of the job does not apply to it.
+/// is never held. The kernel of the job does not apply to it. Shrinking by half or more skips
+/// libwebp's smooth chroma upsampling, which the averaging would blur away anyway.
 ///
 /// An animated WebP is composited by libwebp's animation decoder; its first frame (the whole
 /// canvas) is pushed through the ``RowSink`` for `job.outputSize`.
@@ -62,6 +63,10 @@ public struct WebPDecoder: ImageDecoding {
             throw .decodingFailed(format: .webp, reason: "libwebp version mismatch")
         }
         if output != source {
+            // Shrinking by half or more averages chroma anyway: skip the smooth upsampling.
+            if output.width * 2 <= source.width && output.height * 2 <= source.height {
+                config.options.no_fancy_upsampling = 1
+            }
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(output.width)
             config.options.scaled_height = Int32(output.height)
