@@ -46,12 +46,16 @@ final class MappedFile: @unchecked Sendable {
     }
 
     /// Drops the resident pages wholly before `offset` once another ``releaseStep`` has been
-    /// read since the last release. Safe to call often.
+    /// read since the last release. Safe to call often; a smaller `offset` than last time starts
+    /// a new pass over the file.
     func releasePages(before offset: Int) {
         guard let base else { return }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let end = min(offset, data.count) / pageSize * pageSize
         let start = released.withLock { released -> Int? in
+            // A reader starting over from the top (the decoder after the EXIF walk) begins a
+            // new pass: what it reads again is released again.
+            if end < released { released = 0 }
             guard end - released >= Self.releaseStep else { return nil }
             defer { released = end }
             return released

@@ -7,7 +7,8 @@ import Foundation
 /// A still image is shrunk while decoding with libwebp's own scaled decoding (its area-averaging
 /// rescaler runs on each row as it is decoded), straight to `job.outputSize`: the full-size image
 /// is never held. The kernel of the job does not apply to it. Shrinking by half or more skips
-/// libwebp's smooth chroma upsampling, which the averaging would blur away anyway.
+/// libwebp's smooth chroma upsampling, and by four or more its deblocking filter: the averaging
+/// over 2×2 (4×4) source pixels per output pixel blurs away what they would add.
 ///
 /// An animated WebP is composited by libwebp's animation decoder; its first frame (the whole
 /// canvas) is pushed through the ``RowSink`` for `job.outputSize`.
@@ -66,6 +67,11 @@ public struct WebPDecoder: ImageDecoding {
             // Shrinking by half or more averages chroma anyway: skip the smooth upsampling.
             if output.width * 2 <= source.width && output.height * 2 <= source.height {
                 config.options.no_fancy_upsampling = 1
+            }
+            // Shrinking by four or more averages 4×4 blocks and more per output pixel, which
+            // hides the block edges the in-loop deblocking filter smooths: skip the filter.
+            if output.width * 4 <= source.width && output.height * 4 <= source.height {
+                config.options.bypass_filtering = 1
             }
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(output.width)
