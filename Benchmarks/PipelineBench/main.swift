@@ -15,6 +15,7 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
 let target = CGSize(width: 128, height: 128)
 
 /// Seconds `body` takes.
+@MainActor
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {
     let start = ContinuousClock.now
     try await body()
@@ -23,6 +24,7 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 }
 
 /// Best of `runs`.
+@MainActor
 func best(_ runs: Int, _ body: () async throws -> Double) async rethrows -> Double {
     var result = Double.infinity
     for _ in 0..<runs { result = min(result, try await body()) }
@@ -40,9 +42,15 @@ func concurrently(_ count: Int, width: Int, _ body: @escaping @Sendable (Int) as
     }
 }
 
+func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
+/// One line of the table; the ratio is the pipeline's share of the direct speed (1 = no overhead).
 func row(_ name: String, pipeline: Double, direct: Double, unit: String, higherIsBetter: Bool) {
     let ratio = higherIsBetter ? pipeline / direct : direct / pipeline
-    print(String(format: "%-44@ %12.2f %12.2f %@   pipeline/direct %.2f", name as NSString, pipeline, direct, unit as NSString, ratio))
+    print(padded(name, 46) + String(format: "%12.2f %12.2f  ", pipeline, direct) + padded(unit, 9)
+          + String(format: "speed pipeline/direct %.2f", ratio))
 }
 
 func encodedPhoto(_ index: Int, side: Int = 256) throws -> Data {
@@ -51,7 +59,7 @@ func encodedPhoto(_ index: Int, side: Int = 256) throws -> Data {
 }
 
 print("PipelineBench: \(cores) cores")
-print(String(format: "%-44@ %12@ %12@", "" as NSString, "pipeline" as NSString, "direct" as NSString))
+print(padded("", 46) + "    pipeline       direct")
 
 // MARK: 1. Memory hit
 do {
@@ -104,7 +112,7 @@ do {
         }
     }
     row("\(count) disk-cached 256×192 JPEGs → 128 px", pipeline: Double(count) / viaPipeline, direct: Double(count) / direct,
-        unit: "img/s  ", higherIsBetter: true)
+        unit: "img/s", higherIsBetter: true)
 }
 
 // MARK: 3. Loopback downloads
@@ -136,6 +144,6 @@ do {
         }
     }
     row("\(count) loopback downloads → 128 px", pipeline: Double(count) / viaPipeline, direct: Double(count) / direct,
-        unit: "img/s  ", higherIsBetter: true)
+        unit: "img/s", higherIsBetter: true)
     try await server.shutdown()
 }

@@ -20,6 +20,15 @@ extension PipelineTests {
             TestHTTPRoute(body: data, contentType: "image/png", isGated: true)
         }
 
+        /// 100 identical tasks for a gated PNG, once its one request has reached the server.
+        static func hundredWaitingTasks(on server: TestHTTPServer) async throws -> (ImagePipeline, [ImageTask]) {
+            server.serve("/photo.png", gated(try HTTPTestImages.png()))
+            let pipeline = pipeline()
+            let tasks = (0..<100).map { _ in pipeline.task(for: ImageRequest(url: server.url("/photo.png"))) }
+            #expect(await pipelineEventually { server.requestCount("/photo.png") == 1 })
+            return (pipeline, tasks)
+        }
+
         @Test("100 concurrent identical requests make one request and one decode")
         func coalescing() async throws {
             let png = try HTTPTestImages.png()
@@ -64,12 +73,8 @@ extension PipelineTests {
 
         @Test("cancelling 99 of 100 requests leaves the last one to succeed over the one download")
         func cancellingMostKeepsTheDownload() async throws {
-            let png = try HTTPTestImages.png()
             try await withTestServer { server in
-                server.serve("/photo.png", Self.gated(png))
-                let pipeline = Self.pipeline()
-                let tasks = (0..<100).map { _ in pipeline.task(for: ImageRequest(url: server.url("/photo.png"))) }
-                #expect(await pipelineEventually { server.requestCount("/photo.png") == 1 })
+                let (_, tasks) = try await Self.hundredWaitingTasks(on: server)
                 for task in tasks.dropLast() { task.cancel() }
                 for task in tasks.dropLast() {
                     await #expect(throws: ImageError.cancelled) { try await task.image }
@@ -84,12 +89,8 @@ extension PipelineTests {
 
         @Test("cancelling all 100 requests cancels the download: the client closes the connection")
         func cancellingAllCancelsTheDownload() async throws {
-            let png = try HTTPTestImages.png()
             try await withTestServer { server in
-                server.serve("/photo.png", Self.gated(png))
-                let pipeline = Self.pipeline()
-                let tasks = (0..<100).map { _ in pipeline.task(for: ImageRequest(url: server.url("/photo.png"))) }
-                #expect(await pipelineEventually { server.requestCount("/photo.png") == 1 })
+                let (pipeline, tasks) = try await Self.hundredWaitingTasks(on: server)
                 for task in tasks { task.cancel() }
                 #expect(await pipelineEventually { server.cancelledRequestCount("/photo.png") == 1 })
                 #expect(await pipelineEventually { pipeline.inFlightCount == 0 })

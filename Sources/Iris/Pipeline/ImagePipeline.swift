@@ -32,14 +32,17 @@ public final class ImagePipeline: Sendable {
 
     /// Loads the image for `request`. Cancelling the calling task cancels this request (shared
     /// work goes on for other requests) and throws ``ImageError/cancelled``.
-    public func image(for request: ImageRequest) async throws(ImageError) -> LoadedImage {
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`): a memory-cache hit awaited from
+    /// the main actor returns without leaving it.
+    public nonisolated(nonsending) func image(for request: ImageRequest) async throws(ImageError) -> LoadedImage {
         // A hit needs no task (and no streams): the hot path of a scrolling list.
         if let cached = cachedImage(for: request) { return cached }
         return try await task(for: request).image
     }
 
     /// Loads the image at `url` at full size (`file:` URLs are read as files).
-    public func image(for url: URL) async throws(ImageError) -> LoadedImage {
+    public nonisolated(nonsending) func image(for url: URL) async throws(ImageError) -> LoadedImage {
         try await image(for: ImageRequest(url: url))
     }
 
