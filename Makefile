@@ -2,7 +2,7 @@
 SWIFT ?= swift
 DEMO := demo-output
 
-.PHONY: test demo deps build clean
+.PHONY: test demo deps build clean bad-input-corpus
 
 deps:
 	scripts/install-deps
@@ -20,6 +20,12 @@ demo: deps
 	.build/release/iris thumbnail --size 160x160 --fill --format webp --out $(DEMO)/thumbnails-webp $(DEMO)/samples/*
 	.build/release/iris info $(DEMO)/samples/* $(DEMO)/thumbnails/*
 	@echo "Thumbnails are in $(DEMO)/thumbnails and $(DEMO)/thumbnails-webp"
+
+# The bad inputs the tests make (truncated, bit-flipped, lying sizes, bombs, HTML...), kept as
+# files for fuzzers and sanitizer runs of other tools.
+bad-input-corpus: build
+	IRIS_KEEP_CORPUS=$(CURDIR)/bad-input-corpus $(SWIFT) test --skip-build --filter BadInputTests
+	@echo "The corpus is in bad-input-corpus/"
 
 clean:
 	rm -rf .build $(DEMO)
