@@ -19,24 +19,45 @@ struct JPEGScanCounter {
     private var position = 0
 
     /// Feeds the next chunk; returns true when it completed at least one scan of a progressive
-    /// JPEG (so a preview would show more than the last one did).
+    /// JPEG (so a preview would show more than the last one did). Only the byte after each FF
+    /// matters, so the bytes between are skipped with `memchr`.
     mutating func append(_ chunk: Data) -> Bool {
         var completed = false
-        for byte in chunk {
-            if isJPEG == nil, position == 1 { isJPEG = previousByte == 0xFF && byte == 0xD8 }
-            if isJPEG == false { return false }
-            if previousByte == 0xFF {
-                switch byte {
-                case 0xC2: isProgressive = true
-                case 0xDA:
-                    scansStarted += 1
-                    if scansStarted > 1 && isProgressive { completed = true }
-                default: break
-                }
+        chunk.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            let count = raw.count
+            var index = 0
+            // The stream's first two bytes say whether it is a JPEG at all.
+            while isJPEG == nil, index < count {
+                if position == 1 { isJPEG = previousByte == 0xFF && base[index] == 0xD8 }
+                previousByte = base[index]
+                position += 1
+                index += 1
             }
-            previousByte = byte
-            position += 1
+            guard isJPEG == true else { return }
+            position += count - index
+            while index < count {
+                let byte = base[index]
+                if previousByte == 0xFF { noteMarker(byte, completed: &completed) }
+                previousByte = byte
+                index += 1
+                guard byte != 0xFF, index < count else { continue }
+                guard let next = memchr(base + index, 0xFF, count - index) else { break }
+                let nextIndex = UnsafePointer<UInt8>(next.assumingMemoryBound(to: UInt8.self)) - base
+                if nextIndex > index { previousByte = 0 }   // the skipped bytes hold no FF
+                index = nextIndex
+            }
         }
         return completed
+    }
+
+    private mutating func noteMarker(_ code: UInt8, completed: inout Bool) {
+        switch code {
+        case 0xC2: isProgressive = true
+        case 0xDA:
+            scansStarted += 1
+            if scansStarted > 1 && isProgressive { completed = true }
+        default: break
+        }
     }
 }
