@@ -11,7 +11,7 @@ let package = Package(
         .library(name: "Iris", targets: ["Iris"]),
         // Deterministic sample images, for benchmarks and demos.
         .library(name: "IrisSamples", targets: ["IrisSamples"]),
-        .executable(name: "iris", targets: ["iris"]),
+        .executable(name: "iris", targets: ["IrisCLI"]),
         // An in-process HTTP server on loopback, for tests and benchmarks of the network path.
         .library(name: "IrisTestServer", targets: ["IrisTestServer"]),
     ],
@@ -45,8 +45,10 @@ let package = Package(
         ),
         // Deterministic photo-like sample images for the demo, tests and benchmarks.
         .target(name: "IrisSamples", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The command-line tool; its folder is IrisCLI so it cannot collide with Sources/Iris on
+        // a case-insensitive disk.
         .executableTarget(
-            name: "iris",
+            name: "IrisCLI",
             dependencies: [
                 "Iris", "IrisSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
