@@ -16,6 +16,9 @@ public struct LoadedImage: Sendable {
     public var isPreview: Bool
     /// The original encoded data, when kept.
     public var data: Data?
+    /// Pixels per point the request asked for (``ImageRequest/scale``): what a platform image
+    /// made from this one is scaled by. The pipeline sets it when it hands the image out.
+    public var scale: Double = 1
 
     /// Makes a loaded image.
     public init(bitmap: Bitmap, animation: Animation? = nil, format: ImageFormat, sourceSize: PixelSize,

@@ -52,7 +52,7 @@ public final class ImagePipeline: Sendable {
         let task = ImageTask(request: request)
         let key = imageKey(for: request)
         if let cached = readMemoryCache(key, policy: request.cachePolicy) {
-            task.complete(with: .success(cached))
+            task.complete(with: .success(cached.scaled(for: request)))
             return task
         }
         let subscription = subscribeProcessed(request, key: key, priority: request.priority) { [task] event in
@@ -67,7 +67,7 @@ public final class ImagePipeline: Sendable {
     /// The image for `request` if the memory cache holds it, read synchronously so a view can
     /// show it in the same frame. `nil` when the request's policy ignores caches.
     public func cachedImage(for request: ImageRequest) -> LoadedImage? {
-        readMemoryCache(imageKey(for: request), policy: request.cachePolicy)
+        readMemoryCache(imageKey(for: request), policy: request.cachePolicy)?.scaled(for: request)
     }
 
     /// The key of `request`'s original data in the disk cache: ``ImageRequest/dataKey`` with the
@@ -103,6 +103,16 @@ public final class ImagePipeline: Sendable {
             + dataQueue.queuedCount + dataQueue.runningCount
             + decodeQueue.queuedCount + decodeQueue.runningCount
             + processQueue.queuedCount + processQueue.runningCount
+    }
+}
+
+extension LoadedImage {
+    /// The image as handed to `request`'s caller: with the request's scale (images are shared
+    /// between requests that differ only in scale).
+    func scaled(for request: ImageRequest) -> LoadedImage {
+        var image = self
+        image.scale = request.scale
+        return image
     }
 }
 

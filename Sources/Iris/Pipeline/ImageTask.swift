@@ -117,9 +117,9 @@ public final class ImageTask: Sendable {
     func receive(_ event: StageEvent<LoadedImage>) {
         switch event {
         case .progress(let progress): progressContinuation.yield(progress)
-        case .preview(let image): previewsContinuation.yield(image)
+        case .preview(let image): previewsContinuation.yield(image.scaled(for: request))
         case .partialData: break
-        case .finished(let result): complete(with: result)
+        case .finished(let result): complete(with: result.map { $0.scaled(for: request) })
         }
     }
 
