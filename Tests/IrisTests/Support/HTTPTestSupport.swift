@@ -9,7 +9,8 @@ import IrisTestServer
 // Helpers for tests over a real HTTP server on loopback.
 
 /// Runs `body` with a started ``TestHTTPServer`` and shuts the server down afterwards.
-func withTestServer<Result>(_ body: (TestHTTPServer) async throws -> Result) async throws -> Result {
+/// Runs on the caller's executor (`nonisolated(nonsending)`), so main-actor tests can use it.
+nonisolated(nonsending) func withTestServer<Result>(_ body: (TestHTTPServer) async throws -> Result) async throws -> Result {
     let server = TestHTTPServer()
     try await server.start()
     do {

@@ -1,0 +1,275 @@
+import Foundation
+import Observation
+
+/// The state of one image slot: what to load, how far it got, what to show.
+///
+/// A view owns one (SwiftUI `@State`, a UIKit view's property), or several views share one that
+/// something else owns. All decoding, resizing and caching happens in the ``ImagePipeline`` off
+/// the main actor; the model only assigns ``phase`` on the main actor.
+///
+/// ```swift
+/// let model = ImageModel()
+/// model.load(ImageRequest(url: url, targetSize: CGSize(width: 100, height: 100), scale: 3))
+/// // Already .success if the image was in the memory cache; otherwise .loading, then
+/// // .success or .failure as the pipeline delivers.
+/// ```
+@MainActor @Observable
+public final class ImageModel {
+    /// What to show now.
+    public private(set) var phase: ImagePhase = .empty
+
+    /// The request shown or loading, if any.
+    public private(set) var request: ImageRequest?
+
+    /// Whether a view should animate the change to the current ``phase``: false when it came
+    /// from the memory cache within ``load(_:)`` (the image was there before anything was drawn)
+    /// or from ``reset()``; true when a load delivered it later.
+    public private(set) var animatesPhaseChange = false
+
+    /// The pipeline that loads; requests already running keep theirs.
+    public var pipeline: ImagePipeline
+
+    /// Retries failed loads by itself when set; `nil` (the default) leaves it to ``retry()``.
+    public var retryPolicy: RetryPolicy?
+
+    /// How urgent the current load is. ``load(_:)`` takes the request's priority; setting this
+    /// changes the running task's priority (e.g. lower it for a cell scrolled half away).
+    public var priority: ImageRequest.Priority {
+        get { currentPriority }
+        set {
+            currentPriority = newValue
+            inFlight.task?.priority = newValue
+        }
+    }
+
+    private var currentPriority: ImageRequest.Priority = .normal
+    /// Key of ``request`` in the pipeline: what makes two requests "the same image".
+    @ObservationIgnored private var requestKey: ImageCacheKey?
+    /// Counts loads; events of an older load are dropped, so a replaced request never lands.
+    @ObservationIgnored private var generation = 0
+    @ObservationIgnored private var observer: Task<Void, Never>?
+    @ObservationIgnored private var failedAttempts = 0
+    @ObservationIgnored private var isSuspended = false
+    @ObservationIgnored var sizeTracker = DecodedSizeTracker()
+    /// The running pipeline task, reachable from `deinit`.
+    @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
+    /// Sees every phase as it is set (tests record exact sequences with it).
+    @ObservationIgnored var phaseObserver: ((ImagePhase) -> Void)?
+
+    /// Makes an empty model that loads through `pipeline`.
+    public init(pipeline: ImagePipeline = .shared) {
+        self.pipeline = pipeline
+    }
+
+    deinit {
+        inFlight.cancel()
+    }
+
+    // MARK: Loading
+
+    /// Shows `request`: cancels what was loading and starts loading it. A memory-cache hit is
+    /// shown before this returns (no placeholder is ever drawn for it). Loading the request that
+    /// is already shown or loading does nothing; `nil` resets.
+    public func load(_ request: ImageRequest?) {
+        guard let request else { return reset() }
+        let key = pipeline.imageKey(for: request)
+        if key == requestKey, request.cachePolicy == self.request?.cachePolicy, !isSuspended {
+            switch phase {
+            case .loading, .preview, .success, .failure: return
+            case .empty: break
+            }
+        }
+        start(request, key: key)
+    }
+
+    /// Shows `request` decoded for a view laid out at `size` points on a display of `scale`
+    /// pixels per point: the request's target size becomes the size bucket of ``ViewTargetSize``
+    /// (content mode kept). Reloads only when the view grows past what was requested for the
+    /// same source, never when it shrinks. Does nothing until the view has an area.
+    public func load(_ request: ImageRequest, laidOutSize size: CGSize, displayScale scale: Double) {
+        guard let needed = ViewTargetSize.pixels(forPoints: size, scale: scale) else { return }
+        let target = sizeTracker.target(for: needed, dataKey: pipeline.dataKey(for: request))
+        var sized = request
+        sized.targetSize = CGSize(width: Double(target.width) / scale, height: Double(target.height) / scale)
+        sized.scale = scale
+        load(sized)
+    }
+
+    /// Stops loading; the phase goes back to ``ImagePhase/empty`` unless an image is shown.
+    public func cancel() {
+        stopObserving()
+        isSuspended = false
+        if case .preview(let image) = phase {
+            // A progressive preview goes; a smaller image of the same source shown while a
+            // larger one loaded stays, and loading the larger one again is not a no-op.
+            if !image.isPreview { requestKey = nil }
+            setPhase(image.isPreview ? .empty : .success(image), animated: false)
+        } else if case .loading = phase {
+            setPhase(.empty, animated: false)
+        }
+    }
+
+    /// Stops loading and forgets the request: the phase is ``ImagePhase/empty``.
+    public func reset() {
+        stopObserving()
+        isSuspended = false
+        request = nil
+        requestKey = nil
+        failedAttempts = 0
+        sizeTracker.reset()
+        setPhase(.empty, animated: false)
+    }
+
+    /// Loads the current request again after a failure (or a cancel), skipping nothing: the
+    /// caches are read as the request says. Does nothing while loading or after success.
+    public func retry() {
+        guard let request else { return }
+        switch phase {
+        case .failure, .empty: start(request, key: pipeline.imageKey(for: request))
+        case .loading, .preview, .success: return
+        }
+    }
+
+    // MARK: Visibility (a view that owns its model)
+
+    /// The view that owns this model left the screen: a load in flight is cancelled, to start
+    /// again when the view comes back (``viewDidAppear()``). A shown image stays.
+    public func viewDidDisappear() {
+        guard phase.isLoading else { return }
+        cancel()
+        isSuspended = true
+    }
+
+    /// The view that owns this model is on screen again: a load cancelled by
+    /// ``viewDidDisappear()`` starts again.
+    public func viewDidAppear() {
+        guard isSuspended, let request else { return }
+        isSuspended = false
+        start(request, key: pipeline.imageKey(for: request))
+    }
+
+    // MARK: Running a load
+
+    private func start(_ request: ImageRequest, key: ImageCacheKey) {
+        stopObserving()
+        isSuspended = false
+        if key != requestKey { failedAttempts = 0 }
+        // An image of the same source stays up while a larger decode of it loads.
+        let shown: LoadedImage? = if let image = phase.loadedImage, let old = self.request,
+                                     pipeline.dataKey(for: old) == pipeline.dataKey(for: request) { image } else { nil }
+        self.request = request
+        requestKey = key
+        currentPriority = request.priority
+
+        if let hit = pipeline.cachedImage(for: request) {
+            setPhase(.success(hit), animated: false)
+            return
+        }
+        generation += 1
+        let generation = generation
+        let task = pipeline.task(for: request)
+        inFlight.task = task
+        if let result = task.result {      // raced into the memory cache
+            finish(result, generation: generation)
+            return
+        }
+        setPhase(shown.map { .preview($0) } ?? .loading(nil), animated: false)
+        observer = Task { [weak self] in
+            // Progress and previews first, in order; the result once both streams have ended
+            // (they end when the task does), so nothing of a load lands after its result.
+            // The forwarders hold the model weakly: a model that goes away cancels its task.
+            let model = WeakImageModel(self)
+            await withDiscardingTaskGroup { group in
+                group.addTask { await Self.forwardProgress(of: task, to: model, generation: generation) }
+                group.addTask { await Self.forwardPreviews(of: task, to: model, generation: generation) }
+            }
+            guard let result = task.result else { return }   // cancelled before it ended
+            self?.finish(result, generation: generation)
+        }
+    }
+
+    private static func forwardProgress(of task: ImageTask, to model: WeakImageModel, generation: Int) async {
+        for await progress in task.progress { model.value?.receive(progress, generation: generation) }
+    }
+
+    private static func forwardPreviews(of task: ImageTask, to model: WeakImageModel, generation: Int) async {
+        for await preview in task.previews { model.value?.receive(preview: preview, generation: generation) }
+    }
+
+    private func receive(_ progress: ImageTask.Progress, generation: Int) {
+        guard generation == self.generation else { return }
+        switch phase {
+        case .loading: setPhase(.loading(progress), animated: false)
+        case .empty, .preview, .success, .failure: break    // a shown preview stays up
+        }
+    }
+
+    private func receive(preview: LoadedImage, generation: Int) {
+        guard generation == self.generation else { return }
+        setPhase(.preview(preview), animated: true)
+    }
+
+    private func finish(_ result: Result<LoadedImage, ImageError>, generation: Int) {
+        guard generation == self.generation else { return }
+        inFlight.task = nil
+        observer = nil
+        switch result {
+        case .success(let image):
+            failedAttempts = 0
+            setPhase(.success(image), animated: true)
+        case .failure(.cancelled):
+            setPhase(.empty, animated: false)
+        case .failure(let error):
+            failedAttempts += 1
+            setPhase(.failure(error), animated: true)
+            scheduleRetry(after: error, generation: generation)
+        }
+    }
+
+    private func scheduleRetry(after error: ImageError, generation: Int) {
+        guard let retryPolicy, let delay = retryPolicy.delay(afterFailure: failedAttempts, error: error) else { return }
+        observer = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled, let self, generation == self.generation else { return }
+            self.retry()
+        }
+    }
+
+    private func stopObserving() {
+        generation += 1
+        observer?.cancel()
+        observer = nil
+        inFlight.cancel()
+    }
+
+    private func setPhase(_ newPhase: ImagePhase, animated: Bool) {
+        animatesPhaseChange = animated
+        phase = newPhase
+        phaseObserver?(newPhase)
+    }
+}
+
+/// A model, held weakly by the tasks that forward a load's events to it.
+private struct WeakImageModel: Sendable {
+    weak var value: ImageModel?
+    init(_ value: ImageModel?) { self.value = value }
+}
+
+/// The pipeline task a model waits on, cancellable from the model's `deinit` (which is not on
+/// the main actor).
+final class InFlightImageTask: Sendable {
+    private let state = LockedState<ImageTask?>(nil)
+
+    var task: ImageTask? {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// Cancels the task, if any, and forgets it.
+    func cancel() {
+        state.withLock { task -> ImageTask? in
+            defer { task = nil }
+            return task
+        }?.cancel()
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+import IrisSamples
+import IrisTestServer
+import Testing
+@testable import Iris
+
+/// ``ImageModel`` through a real pipeline, a real loader and a loopback server: the phases a view
+/// sees.
+@MainActor
+@Suite("ImageModel")
+struct ImageModelTests {
+    static let target = CGSize(width: 60, height: 60)
+
+    @Test("success: loading, then success at the target size, animated in")
+    func success() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/photo.png", data: png, contentType: "image/png")
+            let model = ImageModel(pipeline: .modelTestPipeline())
+            let recorder = PhaseRecorder(model)
+            model.load(ImageRequest(url: server.url("/photo.png"), targetSize: Self.target, scale: 2))
+            #expect(model.phase.isLoading)
+            #expect(await modelSettled(model))
+            let image = try #require(model.phase.loadedImage)
+            #expect(image.bitmap.size == PixelSize(width: 120, height: 80))     // 240×160 fits 120×120
+            #expect(image.scale == 2)
+            #expect(image.format == .png)
+            #expect(model.animatesPhaseChange)
+            #expect(recorder.kinds == [.loading, .success])
+            #expect(model.phase.error == nil && !model.phase.isLoading)
+        }
+    }
+
+    @Test("failure: 404, an HTML page and undecodable bytes each end in their ImageError")
+    func failures() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/missing.png", .error(404))
+            server.serve("/portal.png", .htmlPage())
+            server.serve("/cut.png", data: png.prefix(png.count / 2), contentType: "image/png")
+            let pipeline = ImagePipeline.modelTestPipeline()
+            var errors: [ImageError] = []
+            for path in ["/missing.png", "/portal.png", "/cut.png"] {
+                let model = ImageModel(pipeline: pipeline)
+                let recorder = PhaseRecorder(model)
+                model.load(ImageRequest(url: server.url(path)))
+                #expect(await modelSettled(model))
+                #expect(recorder.kinds == [.loading, .failure])
+                errors.append(try #require(model.phase.error))
+            }
+            #expect(errors[0] == .httpStatus(code: 404, url: server.url("/missing.png")))
+            #expect(errors[1] == .notAnImage(.html, url: server.url("/portal.png")))
+            guard case .truncated(.png, _, _) = errors[2] else {
+                Issue.record("half a PNG gave \(errors[2])")
+                return
+            }
+        }
+    }
+
+    @Test("cancel stops the download, goes back to empty, and the result never lands")
+    func cancel() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/slow.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
+            let model = ImageModel(pipeline: .modelTestPipeline())
+            model.load(ImageRequest(url: server.url("/slow.png")))
+            #expect(await modelEventually { server.requestCount("/slow.png") == 1 })
+            model.cancel()
+            #expect(model.phase.kind == .empty)
+            #expect(await modelEventually { server.cancelledRequestCount("/slow.png") == 1 })
+            server.release("/slow.png")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(model.phase.kind == .empty)
+            #expect(model.inFlight.task == nil)
+        }
+    }
+
+    @Test("a new id mid-load: the old load is cancelled and its result never lands")
+    func idChangeMidLoad() async throws {
+        let first = try PNGEncoder().encode(SampleImages.photo(width: 80, height: 60, seed: 1), options: EncodeOptions())
+        let second = try PNGEncoder().encode(SampleImages.photo(width: 50, height: 50, seed: 2), options: EncodeOptions())
+        let gate = PipelineGate()
+        let firstCancelled = PipelineCounter()
+        let model = ImageModel(pipeline: .modelTestPipeline())
+        let recorder = PhaseRecorder(model)
+        model.load(ImageRequest(source: .data(id: "first") {
+            await gate.wait()
+            if Task.isCancelled { firstCancelled.increment() }
+            return first
+        }))
+        model.load(ImageRequest(source: .data(id: "second") { second }))
+        #expect(await modelSettled(model))
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 50, height: 50))
+        #expect(await modelEventually { firstCancelled.count == 1 })
+        gate.open()
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 50, height: 50))
+        #expect(recorder.phases.compactMap(\.loadedImage).allSatisfy { $0.bitmap.width == 50 })
+    }
+
+    @Test("a memory-cache hit is success before load returns, with no transition and no task")
+    func memoryHitIsSynchronous() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/photo.png", data: png, contentType: "image/png")
+            let pipeline = ImagePipeline.modelTestPipeline()
+            let request = ImageRequest(url: server.url("/photo.png"), targetSize: Self.target)
+            let warm = ImageModel(pipeline: pipeline)
+            warm.load(request)
+            #expect(await modelSettled(warm))
+
+            let model = ImageModel(pipeline: pipeline)
+            let recorder = PhaseRecorder(model)
+            model.load(request)
+            guard case .success(let image) = model.phase else {
+                Issue.record("phase right after load is \(model.phase.kind), not success")
+                return
+            }
+            #expect(image.bitmap == warm.phase.loadedImage?.bitmap)
+            #expect(!model.animatesPhaseChange)
+            #expect(recorder.kinds == [.success])
+            #expect(model.inFlight.task == nil)
+            #expect(server.requestCount("/photo.png") == 1)
+        }
+    }
+
+    @Test("progress: values grow to the full length while a trickled body arrives")
+    func progress() async throws {
+        let png = try PNGEncoder().encode(SampleImages.photo(width: 400, height: 300, seed: 5), options: EncodeOptions())
+        try await withTestServer { server in
+            server.serve("/big.png", TestHTTPRoute(body: png, contentType: "image/png", chunkSize: 16_384,
+                                                   chunkPause: .milliseconds(20)))
+            let model = ImageModel(pipeline: .modelTestPipeline())
+            let recorder = PhaseRecorder(model)
+            model.load(ImageRequest(url: server.url("/big.png"), targetSize: Self.target))
+            #expect(await modelSettled(model))
+            #expect(model.phase.kind == .success)
+            let values = recorder.progressValues
+            #expect(values.count >= 2, "only \(values.count) progress values for \(png.count) bytes in 16 KiB pieces")
+            #expect(values.map(\.completed) == values.map(\.completed).sorted())
+            #expect(values.allSatisfy { $0.total == png.count })
+            #expect(values.last?.completed == png.count)
+            #expect(values.last?.fractionCompleted == 1)
+        }
+    }
+
+    @Test("a progressive JPEG shows previews at the target size before the final image")
+    func progressivePreviews() async throws {
+        let photo = SampleImages.photo(width: 640, height: 480, seed: 31)
+        let jpeg = try JPEGEncoder().encode(photo, options: EncodeOptions(quality: 90, progressive: true))
+        try await withTestServer { server in
+            server.serve("/p.jpg", TestHTTPRoute(body: jpeg, contentType: "image/jpeg", chunkSize: 4096,
+                                                 chunkPause: .milliseconds(15)))
+            let model = ImageModel(pipeline: .modelTestPipeline(progressive: true))
+            let recorder = PhaseRecorder(model)
+            model.load(ImageRequest(url: server.url("/p.jpg"), targetSize: CGSize(width: 160, height: 160)))
+            #expect(await modelSettled(model))
+            #expect(recorder.kinds.first == .loading)
+            #expect(recorder.kinds.contains(.preview))
+            #expect(recorder.kinds.last == .success)
+            let previews = recorder.phases.compactMap { phase -> LoadedImage? in
+                if case .preview(let image) = phase { return image }
+                return nil
+            }
+            #expect(previews.allSatisfy { $0.isPreview && $0.bitmap.size == PixelSize(width: 160, height: 120) })
+            #expect(model.phase.loadedImage?.isPreview == false)
+        }
+    }
+
+    @Test("a shared model notifies every observer of a phase change")
+    func sharedModelTwoObservers() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/photo.png", data: png, contentType: "image/png")
+            let model = ImageModel(pipeline: .modelTestPipeline())
+            let first = PipelineCounter()
+            let second = PipelineCounter()
+            observePhase(of: model) { first.increment() }
+            observePhase(of: model) { second.increment() }
+            model.load(ImageRequest(url: server.url("/photo.png")))
+            #expect(first.count == 1 && second.count == 1)       // .loading, seen at once by both
+
+            observePhase(of: model) { first.increment() }
+            observePhase(of: model) { second.increment() }
+            #expect(await modelSettled(model))
+            #expect(first.count == 2 && second.count == 2)       // .success, seen by both
+        }
+    }
+
+    @Test("retry after a failure loads again and succeeds once the server does")
+    func retryAfterFailure() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/flaky.png", .error(503))
+            let model = ImageModel(pipeline: .modelTestPipeline())
+            let request = ImageRequest(url: server.url("/flaky.png"))
+            model.load(request)
+            #expect(await modelSettled(model))
+            #expect(model.phase.error == .httpStatus(code: 503, url: server.url("/flaky.png")))
+            model.load(request)                                   // the same request: no new attempt
+            #expect(model.phase.kind == .failure)
+            server.serve("/flaky.png", data: png, contentType: "image/png")
+            model.retry()
+            #expect(model.phase.isLoading)
+            #expect(await modelSettled(model))
+            #expect(model.phase.kind == .success)
+            #expect(server.requestCount("/flaky.png") == 2)
+        }
+    }
+
+    @Test("a retry policy retries a 503 by itself, and never a 404")
+    func automaticRetry() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/flaky.png", .error(503))
+            server.serve("/gone.png", .error(404))
+            let pipeline = ImagePipeline.modelTestPipeline()
+            let model = ImageModel(pipeline: pipeline)
+            model.retryPolicy = RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(300))
+            model.load(ImageRequest(url: server.url("/flaky.png")))
+            #expect(await modelSettled(model))
+            #expect(model.phase.kind == .failure)
+            server.serve("/flaky.png", data: png, contentType: "image/png")
+            #expect(await modelEventually { model.phase.kind == .success })
+            #expect(server.requestCount("/flaky.png") == 2)
+
+            let notFound = ImageModel(pipeline: pipeline)
+            notFound.retryPolicy = RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(50))
+            notFound.load(ImageRequest(url: server.url("/gone.png")))
+            #expect(await modelSettled(notFound))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(server.requestCount("/gone.png") == 1)
+        }
+    }
+
+    @Test("loading the request already shown does nothing; nil resets")
+    func sameRequestIsNoOp() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/photo.png", data: png, contentType: "image/png")
+            let model = ImageModel(pipeline: .modelTestPipeline(memoryCache: nil))
+            let request = ImageRequest(url: server.url("/photo.png"))
+            model.load(request)
+            model.load(request)                                   // while loading
+            #expect(await modelSettled(model))
+            let recorder = PhaseRecorder(model)
+            model.load(request)                                   // while shown
+            #expect(recorder.phases.isEmpty)
+            #expect(server.requestCount("/photo.png") == 1)
+            model.load(nil)
+            #expect(model.phase.kind == .empty)
+            #expect(model.request == nil)
+        }
+    }
+
+    @Test("priority follows the request and, when set, the running task")
+    func priority() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/slow.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
+            let model = ImageModel(pipeline: .modelTestPipeline())
+            model.load(ImageRequest(url: server.url("/slow.png"), priority: .low))
+            #expect(model.priority == .low)
+            #expect(model.inFlight.task?.priority == .low)
+            model.priority = .veryHigh
+            #expect(model.inFlight.task?.priority == .veryHigh)
+            server.release("/slow.png")
+            #expect(await modelSettled(model))
+        }
+    }
+
+    @Test("a model that goes away cancels its download")
+    func deinitCancels() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/slow.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
+            var model: ImageModel? = ImageModel(pipeline: .modelTestPipeline())
+            model?.load(ImageRequest(url: server.url("/slow.png")))
+            #expect(await modelEventually { server.requestCount("/slow.png") == 1 })
+            weak let weakModel = model
+            model = nil
+            #expect(await modelEventually { weakModel == nil })
+            #expect(await modelEventually { server.cancelledRequestCount("/slow.png") == 1 })
+        }
+    }
+}
