@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Buckets keep a view that is resized a few points at a time (a split view being dragged, a
 /// cell animating) from decoding again for every size: each side is rounded up to a step of
-/// one eighth of the next power of two (16 px at least), so a request is at most 25 % larger
-/// than the view and usually within 12 %.
+/// one eighth of the next power of two (16 px at least), so a request is larger than the view by
+/// less than a quarter (less than 16 px for views under 64 px), usually by less than an eighth.
 public enum ViewTargetSize {
     /// The bucketed pixel size for a view of `points` at `scale` pixels per point; `nil` while the
     /// view has no area (not laid out yet).
