@@ -51,6 +51,9 @@ public final class ImageModel {
     @ObservationIgnored private var failedAttempts = 0
     @ObservationIgnored private var isSuspended = false
     @ObservationIgnored var sizeTracker = DecodedSizeTracker()
+    /// What a view asked to show with ``loadForView(_:)``, and where it is laid out.
+    @ObservationIgnored private var viewRequest: ImageRequest?
+    @ObservationIgnored private var viewLayout: (size: CGSize, scale: Double)?
     /// The running pipeline task, reachable from `deinit`.
     @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
     /// Sees every phase as it is set (tests record exact sequences with it).
@@ -95,6 +98,25 @@ public final class ImageModel {
         load(sized)
     }
 
+    /// Shows `request` in a view: a request without a target size is decoded at the view's
+    /// laid-out size × display scale (``viewLayoutDidChange(size:scale:)``), once the view has
+    /// one; a request with a target size loads as it is. `nil` resets.
+    public func loadForView(_ request: ImageRequest?) {
+        viewRequest = request
+        guard let request else { return reset() }
+        guard request.targetSize == nil else { return load(request) }
+        guard let viewLayout else { return }            // not laid out yet
+        load(request, laidOutSize: viewLayout.size, displayScale: viewLayout.scale)
+    }
+
+    /// The view showing ``loadForView(_:)``'s request was laid out at `size` points on a display
+    /// of `scale` pixels per point: reloads if it grew past what was decoded.
+    public func viewLayoutDidChange(size: CGSize, scale: Double) {
+        viewLayout = (size, scale)
+        guard let viewRequest, viewRequest.targetSize == nil else { return }
+        load(viewRequest, laidOutSize: size, displayScale: scale)
+    }
+
     /// Stops loading; the phase goes back to ``ImagePhase/empty`` unless an image is shown.
     public func cancel() {
         stopObserving()
@@ -115,6 +137,7 @@ public final class ImageModel {
         isSuspended = false
         request = nil
         requestKey = nil
+        viewRequest = nil
         failedAttempts = 0
         sizeTracker.reset()
         setPhase(.empty, animated: false)

@@ -76,6 +76,27 @@ struct ViewLogicTests {
         #expect(recorder.kinds == [.preview, .success])
     }
 
+    @Test("a request without a target size waits for the layout, then decodes at the view's size")
+    func loadForView() async throws {
+        let photo = try PNGEncoder().encode(SampleImages.photo(width: 1200, height: 800, seed: 4), options: EncodeOptions())
+        let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
+        model.loadForView(ImageRequest(source: .data(id: "p") { photo }, contentMode: .fill))
+        #expect(model.phase.kind == .empty && model.request == nil)       // no size yet
+        model.viewLayoutDidChange(size: CGSize(width: 50, height: 50), scale: 3)
+        #expect(await modelSettled(model))
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 240, height: 160))   // fills 160×160
+        #expect(model.phase.loadedImage?.scale == 3)
+
+        // A request with its own target size loads at once, whatever the layout.
+        let sized = ImageModel(pipeline: ImagePipeline(configuration: .init()))
+        sized.loadForView(ImageRequest(source: .data(id: "p") { photo }, targetSize: CGSize(width: 30, height: 30)))
+        #expect(sized.phase.isLoading)
+        #expect(await modelSettled(sized))
+        #expect(sized.phase.loadedImage?.bitmap.size == PixelSize(width: 30, height: 20))
+        sized.viewLayoutDidChange(size: CGSize(width: 500, height: 500), scale: 2)
+        #expect(sized.phase.loadedImage?.bitmap.size == PixelSize(width: 30, height: 20))
+    }
+
     @Test("a view-owned model cancels on disappear and starts again on appear; a shown image stays")
     func disappearAndAppear() async throws {
         let png = try HTTPTestImages.png()
@@ -133,5 +154,34 @@ struct ViewLogicTests {
         #expect(ImagePhase.success(image).loadedImage != nil && !ImagePhase.success(image).isLoading)
         #expect(ImagePhase.failure(.notCached).error == .notCached)
         #expect(ImagePhase.empty.loadedImage == nil && ImagePhase.empty.error == nil && !ImagePhase.empty.isLoading)
+    }
+}
+
+/// Which frame of an animation a view shows when.
+@Suite("Animation timing")
+struct AnimationTimingTests {
+    static func animation(_ durations: [Double], loopCount: Int = 0) -> Animation {
+        Animation(frames: durations.indices.map { _ in Bitmap(width: 1, height: 1, format: .rgba8) },
+                  durations: durations, loopCount: loopCount)
+    }
+
+    @Test("frames follow their durations and loop; delays of 10 ms or less play as 100 ms")
+    func frameSequence() {
+        let animation = Self.animation([0.05, 0.0, 0.01, 0.2])        // plays as 50, 100, 100, 200 ms
+        #expect(animation.displayDuration(at: 1) == 0.1 && animation.displayDuration(at: 2) == 0.1)
+        let shown = stride(from: 0.0, to: 0.9, by: 0.05).map { animation.frameIndex(atElapsed: $0 + 0.001) }
+        #expect(shown == [0, 1, 1, 2, 2, 3, 3, 3, 3, 0, 1, 1, 2, 2, 3, 3, 3, 3])
+    }
+
+    @Test("a late tick skips frames rather than slowing down; a finite loop count ends on the last frame")
+    func lateTicksAndLoopCount() {
+        let animation = Self.animation([0.1, 0.1, 0.1], loopCount: 2)
+        #expect(animation.frameIndex(atElapsed: 0.05) == 0)
+        #expect(animation.frameIndex(atElapsed: 0.25) == 2)            // frame 1 skipped
+        #expect(animation.frameIndex(atElapsed: 0.35) == 0)            // second loop
+        #expect(animation.frameIndex(atElapsed: 0.65) == 2)
+        #expect(animation.frameIndex(atElapsed: 10) == 2)              // stays on the last frame
+        #expect(Self.animation([0.1, 0.1]).frameIndex(atElapsed: 10.05) == 0)   // forever
+        #expect(Self.animation([0.1]).frameIndex(atElapsed: 5) == 0)
     }
 }
