@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Iris", targets: ["Iris"]),
+        // SwiftUI `IrisImage` and UIKit/AppKit `IrisImageView`: thin shells over `ImageModel`.
+        .library(name: "IrisUI", targets: ["IrisUI"]),
         // Deterministic sample images, for benchmarks and demos.
         .library(name: "IrisSamples", targets: ["IrisSamples"]),
         .executable(name: "iris", targets: ["IrisCLI"]),
@@ -43,6 +45,8 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The views; everything in it is Apple-only (`#if canImport`), so it is empty on Linux.
+        .target(name: "IrisUI", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
         // Deterministic photo-like sample images for the demo, tests and benchmarks.
         .target(name: "IrisSamples", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
         // The command-line tool; its folder is IrisCLI so it cannot collide with Sources/Iris on

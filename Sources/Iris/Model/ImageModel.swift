@@ -153,6 +153,13 @@ public final class ImageModel {
         }
     }
 
+    /// What makes two requests show the same image through this model's pipeline: a view
+    /// reloads when its request's identity changes (a new URL, a new `.data` id, other
+    /// processors), as `.task(id:)` does.
+    public func identity(of request: ImageRequest?) -> ImageRequestIdentity? {
+        request.map { ImageRequestIdentity(key: pipeline.imageKey(for: $0), cachePolicy: $0.cachePolicy) }
+    }
+
     // MARK: Visibility (a view that owns its model)
 
     /// The view that owns this model left the screen: a load in flight is cancelled, to start
@@ -270,6 +277,12 @@ public final class ImageModel {
         phase = newPhase
         phaseObserver?(newPhase)
     }
+}
+
+/// Identifies what a request shows: see ``ImageModel/identity(of:)``.
+public struct ImageRequestIdentity: Hashable, Sendable {
+    let key: ImageCacheKey
+    let cachePolicy: ImageRequest.CachePolicy
 }
 
 /// A model, held weakly by the tasks that forward a load's events to it.

@@ -1,0 +1,105 @@
+#if canImport(SwiftUI)
+import Foundation
+import Iris
+import SwiftUI
+
+// The initialisers of `AsyncImage`, with the same labels, and those only Iris has.
+
+extension IrisImage {
+    /// Shows the image at `url` at its natural size (`scale` pixels per point), a grey
+    /// placeholder until it is there: as `AsyncImage(url:scale:)`.
+    public init(url: URL?, scale: CGFloat = 1) where Content == IrisImageDefaultContent {
+        self.init(loading: .natural(url.map { ImageRequest(url: $0, scale: Double(scale)) }), transaction: Transaction()) {
+            IrisImageDefaultContent(phase: $0)
+        }
+    }
+
+    /// Shows the image at `url` through `content`, `placeholder` until it is there: as
+    /// `AsyncImage(url:scale:content:placeholder:)`. Decoded at the laid-out size × the
+    /// display scale.
+    public init<I: View, P: View>(url: URL?, scale: CGFloat = 1,
+                                  @ViewBuilder content: @escaping (Image) -> I,
+                                  @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {
+        self.init(loading: .sizedToView(url.map { ImageRequest(url: $0, scale: Double(scale)) }), transaction: Transaction()) {
+            Self.imageOrPlaceholder($0, content, placeholder)
+        }
+    }
+
+    /// Shows the image at `url` through `content`, which gets the ``ImagePhase``; phase changes
+    /// are animated with `transaction` (except a memory-cache hit): as
+    /// `AsyncImage(url:scale:transaction:content:)`. Decoded at the laid-out size.
+    public init(url: URL?, scale: CGFloat = 1, transaction: Transaction = Transaction(),
+                @ViewBuilder content: @escaping (ImagePhase) -> Content) {
+        self.init(loading: .sizedToView(url.map { ImageRequest(url: $0, scale: Double(scale)) }),
+                  transaction: transaction, content: content)
+    }
+
+    /// Shows `request` (any source, processors, cache policy) through `content`. Without a target
+    /// size the request is decoded at the laid-out size × the display scale.
+    public init(request: ImageRequest?, transaction: Transaction = Transaction(),
+                @ViewBuilder content: @escaping (ImagePhase) -> Content) {
+        self.init(loading: .sizedToView(request), transaction: transaction, content: content)
+    }
+
+    /// Shows the image whose encoded bytes `load` returns; a new `id` loads again (as
+    /// `.task(id:)`), and the id's description is its cache key. `targetSize` is in points;
+    /// `nil` decodes at the laid-out size.
+    public init<ID: Hashable & Sendable, I: View, P: View>(
+        id: ID, targetSize: CGSize? = nil, load: @escaping @Sendable () async throws -> Data,
+        @ViewBuilder content: @escaping (Image) -> I,
+        @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {
+        self.init(loading: .sizedToView(Self.dataRequest(id: id, targetSize: targetSize, load: load)),
+                  transaction: Transaction()) {
+            Self.imageOrPlaceholder($0, content, placeholder)
+        }
+        options.scalesTargetToDisplay = true
+    }
+
+    /// Shows the image whose encoded bytes `load` returns through `content`, which gets the
+    /// phase; a new `id` loads again. `targetSize` is in points; `nil` decodes at the laid-out
+    /// size.
+    public init<ID: Hashable & Sendable>(id: ID, targetSize: CGSize? = nil,
+                                         load: @escaping @Sendable () async throws -> Data,
+                                         transaction: Transaction = Transaction(),
+                                         @ViewBuilder content: @escaping (ImagePhase) -> Content) {
+        self.init(loading: .sizedToView(Self.dataRequest(id: id, targetSize: targetSize, load: load)),
+                  transaction: transaction, content: content)
+        options.scalesTargetToDisplay = true
+    }
+
+    /// Shows `model`, which something else owns and loads (several views may share it): this
+    /// view never loads, cancels or resizes it.
+    public init(model: ImageModel, transaction: Transaction = Transaction(),
+                @ViewBuilder content: @escaping (ImagePhase) -> Content) {
+        self.init(loading: .shared(model), transaction: transaction, content: content)
+    }
+
+    private static func dataRequest<ID: Hashable & Sendable>(
+        id: ID, targetSize: CGSize?, load: @escaping @Sendable () async throws -> Data) -> ImageRequest {
+        ImageRequest(source: .data(id: String(reflecting: id), load: load), targetSize: targetSize)
+    }
+
+    @ViewBuilder
+    private static func imageOrPlaceholder<I: View, P: View>(
+        _ phase: ImagePhase, _ content: (Image) -> I, _ placeholder: () -> P) -> _ConditionalContent<I, P> {
+        if let image = phase.image {
+            content(image)
+        } else {
+            placeholder()
+        }
+    }
+}
+
+/// What ``IrisImage/init(url:scale:)`` shows: the image at its natural size, or a grey box.
+public struct IrisImageDefaultContent: View {
+    let phase: ImagePhase
+
+    public var body: some View {
+        if let image = phase.image {
+            image
+        } else {
+            Color.secondary.opacity(0.2)
+        }
+    }
+}
+#endif
