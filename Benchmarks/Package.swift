@@ -32,5 +32,15 @@ let package = Package(
             path: "PipelineBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // What ImageModel costs the main actor, next to a minimal hand-written model.
+        .executableTarget(
+            name: "ModelBench",
+            dependencies: [
+                .product(name: "Iris", package: "Iris"),
+                .product(name: "IrisSamples", package: "Iris"),
+            ],
+            path: "ModelBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -1,0 +1,185 @@
+// An example app that uses every initialiser of IrisImage and IrisImageView. It is not built by
+// the package (it needs an app target); `scripts/typecheck-apple` type-checks it against the
+// iOS and macOS SDKs after building Iris and IrisUI for them.
+#if canImport(SwiftUI)
+import Iris
+import IrisUI
+import SwiftUI
+
+/// Photos from a server, an asset store and a shared model.
+struct Photo: Identifiable, Hashable, Sendable {
+    let id: Int
+    var url: URL { URL(string: "https://picsum.photos/id/\(id)/1200/900")! }
+}
+
+@main
+struct IrisExamplesApp: App {
+    var body: some Scene {
+        WindowGroup {
+            NavigationStack {
+                List {
+                    NavigationLink("Grid") { PhotoGrid() }
+                    NavigationLink("Every initialiser") { EveryInitialiser() }
+                    NavigationLink("Shared model") { SharedModelExample() }
+                    #if canImport(UIKit)
+                    NavigationLink("UIKit view") { UIKitImageView(url: Photo(id: 10).url) }
+                    #endif
+                }
+                .navigationTitle("Iris")
+            }
+            .imagePipeline(.shared)
+        }
+    }
+}
+
+/// The grid from the README: each cell decodes at its own size.
+struct PhotoGrid: View {
+    let photos = (0..<200).map(Photo.init)
+
+    var body: some View {
+        ScrollView {
+            LazyVGrid(columns: [GridItem(.adaptive(minimum: 100), spacing: 2)], spacing: 2) {
+                ForEach(photos) { photo in
+                    IrisImage(url: photo.url) { image in
+                        image.resizable().scaledToFill()
+                    } placeholder: {
+                        Color.gray.opacity(0.2)
+                    }
+                    .contentMode(.fill)
+                    .frame(minWidth: 100, minHeight: 100)
+                    .clipped()
+                }
+            }
+        }
+    }
+}
+
+/// Each initialiser and modifier once.
+struct EveryInitialiser: View {
+    let url = Photo(id: 20).url
+    @State private var assetID = 1
+
+    var body: some View {
+        ScrollView {
+            VStack(spacing: 16) {
+                // AsyncImage(url:scale:)
+                IrisImage(url: url, scale: 3)
+
+                // AsyncImage(url:scale:content:placeholder:)
+                IrisImage(url: url) { image in
+                    image.resizable().scaledToFit()
+                } placeholder: {
+                    ProgressView()
+                }
+                .frame(width: 200, height: 150)
+
+                // AsyncImage(url:scale:transaction:content:), the phase closure unchanged.
+                IrisImage(url: url, transaction: Transaction(animation: .easeIn)) { phase in
+                    if let image = phase.image {
+                        image.resizable().scaledToFill()
+                    } else if phase.error != nil {
+                        Color.red
+                    } else {
+                        Color.blue
+                    }
+                }
+                .frame(width: 120, height: 120)
+                .clipShape(Circle())
+
+                // A full request: a file, processors, priority.
+                IrisImage(request: ImageRequest(url: url, processors: [.circle], priority: .high)) { phase in
+                    if let image = phase.image {
+                        image.resizable()
+                    } else if let progress = phase.progress?.fractionCompleted {
+                        ProgressView(value: progress)
+                    } else {
+                        Color.gray
+                    }
+                }
+                .frame(width: 80, height: 80)
+
+                // Any async source: reloads when the id changes.
+                IrisImage(id: assetID, targetSize: CGSize(width: 100, height: 100)) {
+                    try await AssetStore.data(for: assetID)
+                } content: { image in
+                    image.resizable().scaledToFit()
+                } placeholder: {
+                    Color.secondary
+                }
+                .frame(width: 100, height: 100)
+                Button("Next asset") { assetID += 1 }
+
+                IrisImage(id: assetID, load: { try await AssetStore.data(for: assetID) },
+                          transaction: Transaction(animation: .default)) { phase in
+                    if let image = phase.image { image.resizable().scaledToFit() } else { Color.gray }
+                }
+                .pipeline(.shared)
+                .priority(.low)
+                .processors([.roundedCorners(radius: 8)])
+                .contentMode(.fit)
+                .animatesFrames(false)
+                .onCompletion { result in
+                    if case .failure(let error) = result { print("asset failed: \(error)") }
+                }
+                .frame(width: 160, height: 90)
+            }
+        }
+    }
+}
+
+/// A model owned here and shown by two views at once.
+struct SharedModelExample: View {
+    @State private var model = ImageModel()
+
+    var body: some View {
+        VStack {
+            IrisImage(model: model) { phase in
+                phase.image?.resizable().scaledToFit()
+            }
+            IrisImage(model: model, transaction: Transaction(animation: .easeOut)) { phase in
+                switch phase {
+                case .empty, .loading: ProgressView()
+                case .preview(let image), .success(let image): Image(image).resizable().scaledToFit()
+                case .failure(let error): Text(error.description)
+                }
+            }
+            Button("Retry") { model.retry() }
+        }
+        .task { model.load(ImageRequest(url: Photo(id: 30).url, targetSize: CGSize(width: 300, height: 300), scale: 2)) }
+    }
+}
+
+/// Stands in for a photo library or a database.
+enum AssetStore {
+    static func data(for id: Int) async throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: "/tmp/asset-\(id).jpg"))
+    }
+}
+
+#if canImport(UIKit)
+import UIKit
+
+/// `IrisImageView` in a SwiftUI hierarchy, as a UIKit app would use it.
+struct UIKitImageView: UIViewRepresentable {
+    let url: URL
+
+    func makeUIView(context: Context) -> IrisImageView {
+        let view = IrisImageView()
+        view.placeholder = UIImage(systemName: "photo")
+        view.failureImage = UIImage(systemName: "exclamationmark.triangle")
+        view.transition = .fadeIn(duration: 0.2)
+        view.contentMode = .fill
+        view.priority = .high
+        view.pipeline = .shared
+        view.onCompletion = { result in print(result) }
+        return view
+    }
+
+    func updateUIView(_ view: IrisImageView, context: Context) {
+        view.url = url
+        // Or a full request:
+        view.request = ImageRequest(url: url, processors: [.circle])
+    }
+}
+#endif
+#endif
