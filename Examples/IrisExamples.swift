@@ -168,7 +168,7 @@ struct UIKitImageView: UIViewRepresentable {
         view.placeholder = UIImage(systemName: "photo")
         view.failureImage = UIImage(systemName: "exclamationmark.triangle")
         view.transition = .fadeIn(duration: 0.2)
-        view.contentMode = .fill
+        view.imageContentMode = .fill
         view.priority = .high
         view.pipeline = .shared
         view.onCompletion = { result in print(result) }

@@ -59,11 +59,11 @@ public final class IrisImageView: PlatformView {
     /// Whether animated images play (the default) or show their first frame.
     public var animatesFrames = true { didSet { render() } }
     /// Fits the image inside the view (the default) or fills it, cropping what overflows.
-    public var contentMode: Iris.ContentMode = .fit {
+    public var imageContentMode: Iris.ContentMode = .fit {
         didSet {
-            hostLayer.contentsGravity = contentMode == .fill ? .resizeAspectFill : .resizeAspect
-            if var request, request.contentMode != contentMode {
-                request.contentMode = contentMode
+            hostLayer.contentsGravity = imageContentMode == .fill ? .resizeAspectFill : .resizeAspect
+            if var request, request.contentMode != imageContentMode {
+                request.contentMode = imageContentMode
                 self.request = request
             }
         }

@@ -204,14 +204,19 @@ public final class ImageModel {
             return
         }
         setPhase(shown.map { .preview($0) } ?? .loading(nil), animated: false)
+        let forwardsPreviews = pipeline.configuration.isProgressiveDecodingEnabled
         observer = Task { [weak self] in
-            // Progress and previews first, in order; the result once both streams have ended
-            // (they end when the task does), so nothing of a load lands after its result.
-            // The forwarders hold the model weakly: a model that goes away cancels its task.
+            // Progress and previews first, in order; the result once the streams have ended
+            // (they end when the task does), so nothing of a load lands after its result. The
+            // forwarders hold the model weakly: a model that goes away cancels its task.
             let model = WeakImageModel(self)
-            await withDiscardingTaskGroup { group in
-                group.addTask { await Self.forwardProgress(of: task, to: model, generation: generation) }
-                group.addTask { await Self.forwardPreviews(of: task, to: model, generation: generation) }
+            if forwardsPreviews {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await Self.forwardPreviews(of: task, to: model, generation: generation) }
+                    await Self.forwardProgress(of: task, to: model, generation: generation)
+                }
+            } else {
+                await Self.forwardProgress(of: task, to: model, generation: generation)
             }
             guard let result = task.result else { return }   // cancelled before it ended
             self?.finish(result, generation: generation)
