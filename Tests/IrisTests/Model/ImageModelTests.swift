@@ -80,14 +80,17 @@ struct ImageModelTests {
         let first = try PNGEncoder().encode(SampleImages.photo(width: 80, height: 60, seed: 1), options: EncodeOptions())
         let second = try PNGEncoder().encode(SampleImages.photo(width: 50, height: 50, seed: 2), options: EncodeOptions())
         let gate = PipelineGate()
+        let firstStarted = PipelineCounter()
         let firstCancelled = PipelineCounter()
         let model = ImageModel(pipeline: .modelTestPipeline())
         let recorder = PhaseRecorder(model)
         model.load(ImageRequest(source: .data(id: "first") {
+            firstStarted.increment()
             await gate.wait()
             if Task.isCancelled { firstCancelled.increment() }
             return first
         }))
+        #expect(await modelEventually { firstStarted.count == 1 })
         model.load(ImageRequest(source: .data(id: "second") { second }))
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 50, height: 50))
