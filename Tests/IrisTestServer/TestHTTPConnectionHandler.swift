@@ -10,7 +10,7 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let state: TestHTTPServerState
-    private var path: String?
+    private var request: TestHTTPRequest?
     private var responder: TestHTTPResponder?
     private var task: Task<Void, Never>?
 
@@ -19,14 +19,16 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
+            request = TestHTTPRequest(path: String(head.uri.split(separator: "?", maxSplits: 1).first ?? ""),
+                                      range: head.headers.first(name: "Range"),
+                                      ifRange: head.headers.first(name: "If-Range"))
         case .body:
             break
         case .end:
-            guard let path, responder == nil else { return }
-            let route = state.received(path)
-                ?? TestHTTPRoute(status: 404, body: Data("no route for \(path)\n".utf8), contentType: "text/plain")
-            let responder = TestHTTPResponder(route: route, path: path, channel: context.channel, state: state)
+            guard let request, responder == nil else { return }
+            let route = state.received(request)
+                ?? TestHTTPRoute(status: 404, body: Data("no route for \(request.path)\n".utf8), contentType: "text/plain")
+            let responder = TestHTTPResponder(route: route, request: request, channel: context.channel, state: state)
             self.responder = responder
             task = Task { await responder.respond() }
         }
@@ -34,8 +36,8 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         task?.cancel()
-        if let responder, let path, responder.endedEarly() {
-            state.cancelled(path)
+        if let responder, let request, responder.endedEarly() {
+            state.cancelled(request.path)
         }
         context.fireChannelInactive()
     }

@@ -8,14 +8,16 @@ final class TestHTTPResponder: Sendable {
     private enum Progress { case writing, complete, droppedByServer }
 
     private let route: TestHTTPRoute
+    private let request: TestHTTPRequest
     private let path: String
     private let channel: any Channel
     private let state: TestHTTPServerState
     private let progress = NIOLockedValueBox(Progress.writing)
 
-    init(route: TestHTTPRoute, path: String, channel: any Channel, state: TestHTTPServerState) {
+    init(route: TestHTTPRoute, request: TestHTTPRequest, channel: any Channel, state: TestHTTPServerState) {
         self.route = route
-        self.path = path
+        self.request = request
+        self.path = request.path
         self.channel = channel
         self.state = state
     }
@@ -33,14 +35,12 @@ final class TestHTTPResponder: Sendable {
         if route.isGated { await state.waitForGate(path) }
         if route.delay > .zero { try? await Task.sleep(for: route.delay) }
         guard !Task.isCancelled else { return }
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: route.contentType)
-        headers.add(name: "Content-Length", value: String(route.body.count))
-        headers.add(name: "Connection", value: "close")
-        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: route.status), headers: headers)
+        let plan = TestHTTPResponsePlan(route: route, request: request)
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: plan.status),
+                                    headers: HTTPHeaders(plan.headers))
         do {
             try await channel.writeAndFlush(HTTPServerResponsePart.head(head))
-            var body = route.body[...]
+            var body = plan.body[...]
             if let limit = route.dropAfterBytes {
                 body = body.prefix(limit)
             }

@@ -19,11 +19,33 @@ public struct TestHTTPRoute: Sendable {
     public var dropAfterBytes: Int?
     /// Whether the response waits until ``TestHTTPServer/release(_:)`` is called for the path.
     public var isGated: Bool
+    /// The `ETag` header (with its quotes, e.g. `"v1"`; `W/"v1"` is a weak one), if any.
+    public var etag: String?
+    /// The `Last-Modified` header, if any.
+    public var lastModified: String?
+    /// How the route answers a `Range` request.
+    public var ranges: RangeSupport
+
+    /// How a route answers `Range: bytes=N-` (with `If-Range`, honoured only when it matches
+    /// the route's current `ETag` or `Last-Modified`).
+    public enum RangeSupport: Sendable {
+        /// No `Accept-Ranges`; a `Range` header is ignored (200, whole body).
+        case none
+        /// `Accept-Ranges: bytes`; a satisfiable range whose `If-Range` matches gets 206.
+        case bytes
+        /// Says `Accept-Ranges: bytes` but answers every request with 200 and the whole body.
+        case advertisedButIgnored
+        /// `Accept-Ranges: bytes`, but any `Range` gets 416.
+        case unsatisfiable
+        /// `Accept-Ranges: bytes`, but a 206 whose `Content-Range` starts one byte later than asked.
+        case wrongContentRange
+    }
 
     /// Makes a route; by default a plain 200 with `body`, sent at once.
     public init(status: Int = 200, body: Data, contentType: String = "application/octet-stream",
                 delay: Duration = .zero, chunkSize: Int? = nil, chunkPause: Duration = .milliseconds(10),
-                dropAfterBytes: Int? = nil, isGated: Bool = false) {
+                dropAfterBytes: Int? = nil, isGated: Bool = false, etag: String? = nil, lastModified: String? = nil,
+                ranges: RangeSupport = .none) {
         self.status = status
         self.body = body
         self.contentType = contentType
@@ -32,6 +54,9 @@ public struct TestHTTPRoute: Sendable {
         self.chunkPause = chunkPause
         self.dropAfterBytes = dropAfterBytes
         self.isGated = isGated
+        self.etag = etag
+        self.lastModified = lastModified
+        self.ranges = ranges
     }
 
     /// A small HTML page served with 200, as a captive portal or a CDN error page would.

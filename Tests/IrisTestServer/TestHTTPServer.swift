@@ -79,14 +79,17 @@ public final class TestHTTPServer: Sendable {
 
     /// Requests received for `path`.
     public func requestCount(_ path: String) -> Int {
-        state.log.lazy.filter { $0 == path }.count
+        state.log.lazy.filter { $0.path == path }.count
     }
 
     /// Requests received, all paths.
     public var totalRequestCount: Int { state.log.count }
 
     /// The paths of all requests, in the order they arrived.
-    public var requestLog: [String] { state.log }
+    public var requestLog: [String] { state.log.map(\.path) }
+
+    /// The requests for `path` with their range headers, in the order they arrived.
+    public func requests(_ path: String) -> [TestHTTPRequest] { state.log.filter { $0.path == path } }
 
     /// Requests whose connection the client closed before the response was complete.
     public var cancelledRequestCount: Int { state.cancelledLog.count }

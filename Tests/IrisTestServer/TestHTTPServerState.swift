@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 final class TestHTTPServerState: Sendable {
     private struct State {
         var routes: [String: TestHTTPRoute] = [:]
-        var log: [String] = []
+        var log: [TestHTTPRequest] = []
         var cancelled: [String] = []
         var openGates: Set<String> = []
         var waiters: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
@@ -19,11 +19,11 @@ final class TestHTTPServerState: Sendable {
         state.withLockedValue { $0.routes[path] = route }
     }
 
-    /// Logs a request for `path` and returns its route.
-    func received(_ path: String) -> TestHTTPRoute? {
+    /// Logs `request` and returns the route of its path.
+    func received(_ request: TestHTTPRequest) -> TestHTTPRoute? {
         state.withLockedValue { state in
-            state.log.append(path)
-            return state.routes[path]
+            state.log.append(request)
+            return state.routes[request.path]
         }
     }
 
@@ -31,7 +31,7 @@ final class TestHTTPServerState: Sendable {
         state.withLockedValue { $0.cancelled.append(path) }
     }
 
-    var log: [String] { state.withLockedValue { $0.log } }
+    var log: [TestHTTPRequest] { state.withLockedValue { $0.log } }
     var cancelledLog: [String] { state.withLockedValue { $0.cancelled } }
 
     /// Suspends until `path`'s gate opens; returns at once when the calling task is cancelled.
