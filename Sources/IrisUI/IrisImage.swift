@@ -60,24 +60,21 @@ public struct IrisImage<Content: View>: View {
                 }
                 .onChange(of: ownedModel.identity(of: request)) { startLoading() }
                 .onChange(of: options.priority) { ownedModel.priority = options.priority ?? .normal }
+                .onChange(of: options.animatesFrames, initial: true) { ownedModel.playsAnimations = options.animatesFrames }
         }
     }
 
     /// The content for `model`'s phase, animated with the transaction unless the model says not
-    /// to (a memory-cache hit, a reset); an animated image plays through its frames.
+    /// to (a memory-cache hit, a reset); an animated image shows its player's current frame.
     private func phaseView(of model: ImageModel) -> some View {
-        framesOrStill(model.phase)
+        content(displayedPhase(of: model))
             .animation(model.animatesPhaseChange ? transaction.animation : nil, value: model.phase.kind)
             .onChange(of: model.phase.kind) { report(model.phase) }
     }
 
-    @ViewBuilder
-    private func framesOrStill(_ phase: ImagePhase) -> some View {
-        if options.animatesFrames, let animation = phase.loadedImage?.animation, animation.frames.count > 1 {
-            AnimationTimeline { elapsed in content(phase.showingFrame(atElapsed: elapsed)) }
-        } else {
-            content(phase)
-        }
+    private func displayedPhase(of model: ImageModel) -> ImagePhase {
+        guard options.animatesFrames, let player = model.animationPlayer else { return model.phase }
+        return model.phase.showing(frame: player.currentFrame)
     }
 
     /// The request with the view's options applied.

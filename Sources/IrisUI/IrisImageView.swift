@@ -57,7 +57,12 @@ public final class IrisImageView: PlatformView {
     /// How a loaded image appears.
     public var transition: Transition = .fadeIn(duration: 0.25)
     /// Whether animated images play (the default) or show their first frame.
-    public var animatesFrames = true { didSet { render() } }
+    public var animatesFrames = true {
+        didSet {
+            model.playsAnimations = animatesFrames
+            render()
+        }
+    }
     /// Fits the image inside the view (the default) or fills it, cropping what overflows.
     public var imageContentMode: Iris.ContentMode = .fit {
         didSet {
@@ -153,11 +158,13 @@ public final class IrisImageView: PlatformView {
     // MARK: Showing
 
     private func render() {
-        let phase = model.phase
-        let animates = animatesFrames && window != nil && (phase.loadedImage?.animation?.frames.count ?? 0) > 1
-        if animates, frameTicker == nil {
-            frameTicker = FrameTicker(view: self) { [weak self] elapsed in self?.show(phase.showingFrame(atElapsed: elapsed)) }
-        } else if !animates {
+        var phase = model.phase
+        if animatesFrames, let player = model.animationPlayer {
+            phase = phase.showing(frame: player.currentFrame)
+            if window != nil, frameTicker == nil {
+                frameTicker = FrameTicker(view: self) { [weak player] _ in player?.tick() }
+            }
+        } else {
             frameTicker = nil
         }
         if model.animatesPhaseChange, case .fadeIn(let duration) = transition, reportedPhase != phase.kind {

@@ -22,17 +22,3 @@ extension Animation {
         return count - 1
     }
 }
-
-extension ImagePhase {
-    /// The phase with its image's pixels replaced by the animation frame to show `elapsed`
-    /// seconds after the animation started; the phase itself when it has no animation.
-    public func showingFrame(atElapsed elapsed: Double) -> ImagePhase {
-        guard let image = loadedImage, let animation = image.animation, animation.frames.count > 1 else { return self }
-        var frame = image
-        frame.bitmap = animation.frames[animation.frameIndex(atElapsed: elapsed)]
-        switch self {
-        case .preview: return .preview(frame)
-        default: return .success(frame)
-        }
-    }
-}

@@ -29,6 +29,21 @@ public final class ImageModel {
     /// The pipeline that loads; requests already running keep theirs.
     public var pipeline: ImagePipeline
 
+    /// Plays the animation of the image shown, when it has more than one frame: views show its
+    /// ``AnimationPlayer/currentFrame``. Paused while the owning view is off screen.
+    public private(set) var animationPlayer: AnimationPlayer?
+
+    /// Whether animations start playing when they load (a view's "first frame only" switch
+    /// turns this off).
+    public var playsAnimations = true {
+        didSet {
+            if playsAnimations { animationPlayer?.play() } else { animationPlayer?.pause() }
+        }
+    }
+
+    /// The clock animation players run on.
+    @ObservationIgnored public var animationClock: any Clock<Duration> = ContinuousClock()
+
     /// Retries failed loads by itself when set; `nil` (the default) leaves it to ``retry()``.
     public var retryPolicy: RetryPolicy?
 
@@ -165,6 +180,7 @@ public final class ImageModel {
     /// The view that owns this model left the screen: a load in flight is cancelled, to start
     /// again when the view comes back (``viewDidAppear()``). A shown image stays.
     public func viewDidDisappear() {
+        animationPlayer?.pause()
         guard phase.isLoading else { return }
         cancel()
         isSuspended = true
@@ -173,6 +189,7 @@ public final class ImageModel {
     /// The view that owns this model is on screen again: a load cancelled by
     /// ``viewDidDisappear()`` starts again.
     public func viewDidAppear() {
+        if playsAnimations { animationPlayer?.play() }
         guard isSuspended, let request else { return }
         isSuspended = false
         start(request, key: pipeline.imageKey(for: request))
@@ -279,8 +296,22 @@ public final class ImageModel {
 
     private func setPhase(_ newPhase: ImagePhase, animated: Bool) {
         animatesPhaseChange = animated
+        updateAnimationPlayer(for: newPhase)
         phase = newPhase
         phaseObserver?(newPhase)
+    }
+
+    /// A player for a final image with frames; none otherwise.
+    private func updateAnimationPlayer(for newPhase: ImagePhase) {
+        guard case .success(let image) = newPhase, let animation = image.animation, animation.frameCount > 1 else {
+            animationPlayer?.pause()
+            if animationPlayer != nil { animationPlayer = nil }
+            return
+        }
+        animationPlayer?.pause()
+        let player = AnimationPlayer(animation: animation, firstFrame: image.bitmap, clock: animationClock)
+        animationPlayer = player
+        if playsAnimations && !isSuspended { player.play() }
     }
 }
 

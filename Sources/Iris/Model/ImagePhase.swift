@@ -44,6 +44,21 @@ public enum ImagePhase: Sendable {
         }
     }
 
+    /// The phase with the pixels of its image replaced by `frame` (an animation frame from an
+    /// ``AnimationPlayer``); the phase itself when it has no image.
+    public func showing(frame: Bitmap) -> ImagePhase {
+        switch self {
+        case .preview(var image):
+            image.bitmap = frame
+            return .preview(image)
+        case .success(var image):
+            image.bitmap = frame
+            return .success(image)
+        case .empty, .loading, .failure:
+            return self
+        }
+    }
+
     /// The phase without its payload: a view animates when this changes, not on every
     /// progress value.
     public var kind: Kind {

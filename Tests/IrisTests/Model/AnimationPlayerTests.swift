@@ -104,3 +104,32 @@ struct AnimationPlayerTests {
         #expect(player.secondsToNextFrame(afterElapsed: 0.31) == nil)
     }
 }
+
+extension AnimationPlayerTests {
+    @Test("an animated result gets a player on the model's clock; it pauses off screen and when switched off")
+    func modelPlaysAnimations() async throws {
+        let png = try PNGEncoder().encode(Bitmap(width: 4, height: 4, format: .rgba8), options: EncodeOptions())
+        let frames = Self.animation([0.1, 0.1, 0.1])
+        let clock = VirtualClock()
+        let model = ImageModel(pipeline: ImagePipeline(configuration: .init()))
+        model.animationClock = clock
+        model.load(ImageRequest(source: .data(id: "animated") { png }, processors: [.custom("frames") { image in
+            var animated = image
+            animated.animation = frames
+            return animated
+        }]))
+        #expect(await modelSettled(model))
+        let player = try #require(model.animationPlayer)
+        #expect(player.isPlaying)
+        await expectFrame(1, after: 0.15, player, clock)
+        #expect(model.phase.showing(frame: player.currentFrame).loadedImage?.bitmap.rgba(x: 0, y: 0).r == 1)
+        model.viewDidDisappear()
+        #expect(!player.isPlaying)
+        model.viewDidAppear()
+        #expect(player.isPlaying)
+        model.playsAnimations = false
+        #expect(!player.isPlaying)
+        model.reset()
+        #expect(model.animationPlayer == nil)
+    }
+}
