@@ -113,3 +113,38 @@ struct BitmapStorageTests {
         }
     }
 }
+
+@Suite("Bitmap row alignment")
+struct BitmapRowAlignmentTests {
+    @Test("aligned rows are padded to the alignment and blank like a packed bitmap", arguments: PixelFormat.allCases)
+    func alignedRows(format: PixelFormat) {
+        for width in [0, 1, 15, 16, 17, 100] {
+            let aligned = Bitmap(width: width, height: 3, format: format, rowAlignment: 64)
+            #expect(aligned.bytesPerRow % 64 == 0)
+            #expect(aligned.bytesPerRow >= width * format.bytesPerPixel)
+            #expect(aligned.bytesPerRow < width * format.bytesPerPixel + 64)
+            #expect(aligned == Bitmap(width: width, height: 3, format: format))
+            #expect(aligned.cost == aligned.bytesPerRow * 3)
+        }
+        let packed = Bitmap(width: 7, height: 2, format: format, rowAlignment: 1)
+        #expect(packed.bytesPerRow == 7 * format.bytesPerPixel)
+    }
+
+    @Test("padded bitmaps go through every stage like packed ones")
+    func paddedThroughStages() throws {
+        let packed = SampleImages.photo(width: 45, height: 29, seed: 12, format: .bgra8, alpha: true)
+        var padded = Bitmap(width: 45, height: 29, format: .bgra8, rowAlignment: 64)
+        for y in 0..<29 { for x in 0..<45 { padded.setRGBA(packed.rgba(x: x, y: y), x: x, y: y) } }
+        #expect(padded.bytesPerRow == 192 && padded == packed)
+        #expect(padded.oriented(.left) == packed.oriented(.left))
+        #expect(padded.converted(to: .rgbx8) == packed.converted(to: .rgbx8))
+        let size = PixelSize(width: 20, height: 13)
+        #expect(Resampler().resize(padded, to: size) == Resampler().resize(packed, to: size))
+        let image = LoadedImage(bitmap: padded, format: .png, sourceSize: padded.size)
+        let reference = LoadedImage(bitmap: packed, format: .png, sourceSize: packed.size)
+        for processor in [ImageProcessors.GaussianBlur(radius: 1) as any ImageProcessing, .grayscale, .circle,
+                          .crop(PixelRect(x: 3, y: 4, width: 20, height: 10))] {
+            #expect(try processor.process(image).bitmap == processor.process(reference).bitmap, "\(processor.identifier)")
+        }
+    }
+}

@@ -19,16 +19,28 @@ public struct Bitmap: Sendable {
     /// A bitmap of the given size with every byte zero (transparent black; black for opaque
     /// formats, whose filler byte of `rgbx8` and `bgrx8` is then set to 255).
     public init(width: Int, height: Int, format: PixelFormat) {
+        self.init(width: width, height: height, format: format, rowAlignment: 1)
+    }
+
+    /// A blank bitmap (as ``init(width:height:format:)``) whose `bytesPerRow` is the smallest
+    /// multiple of `rowAlignment` that holds a row. Core Animation draws an image in place only
+    /// when its rows are aligned to 64 bytes, so the Apple decoder asks for that.
+    public init(width: Int, height: Int, format: PixelFormat, rowAlignment: Int) {
         precondition(width >= 0 && height >= 0, "Bitmap size must not be negative")
+        precondition(rowAlignment > 0, "row alignment must be positive")
         self.width = width
         self.height = height
         self.format = format
-        self.bytesPerRow = width * format.bytesPerPixel
-        storage = BitmapStorage(zeroedCount: bytesPerRow * height)
+        let rowBytes = width * format.bytesPerPixel
+        let stride = (rowBytes + rowAlignment - 1) / rowAlignment * rowAlignment
+        self.bytesPerRow = stride
+        storage = BitmapStorage(zeroedCount: stride * height)
         if format.bytesPerPixel == 4 && !format.hasAlpha {
             let p = storage.bytes.assumingMemoryBound(to: UInt8.self)
-            var index = 3
-            while index < storage.count { p[index] = 255; index += 4 }
+            for y in 0..<height {
+                var index = y * stride + 3
+                for _ in 0..<width { p[index] = 255; index += 4 }
+            }
         }
     }
 

@@ -44,8 +44,10 @@ struct ImageIODecoder: ImageDecoding {
         // that covers every pixel it is 255, which is exactly what bgrx8 promises (a skip-byte
         // context leaves that byte's value unspecified).
         let pixelFormat: PixelFormat = job.header.hasAlpha ? .bgra8 : .bgrx8
-        let width = job.outputSize.width, height = job.outputSize.height, stride = width * 4
-        var bitmap = Bitmap(width: width, height: height, format: pixelFormat)
+        // Rows 64-byte aligned, as Core Animation needs to draw the image without copying it.
+        let width = job.outputSize.width, height = job.outputSize.height
+        var bitmap = Bitmap(width: width, height: height, format: pixelFormat, rowAlignment: 64)
+        let stride = bitmap.bytesPerRow
         let drawn: Bool = bitmap.withUnsafeMutableBytes { raw in
             guard let context = CGContext(data: raw.baseAddress, width: width, height: height,
                                           bitsPerComponent: 8, bytesPerRow: stride,
