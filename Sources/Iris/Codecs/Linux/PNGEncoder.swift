@@ -33,7 +33,7 @@ public struct PNGEncoder: ImageEncoding {
                                           compressionLevel: compressionLevel, stripFiller: bitmap.format == .rgbx8)
         let result: Result<Void, ImageError> = bitmap.withUnsafeBytes { pixels in
             do throws(ImageError) {
-                if bitmap.format == .rgba8 {
+                if bitmap.format.hasAlpha {
                     try Self.writeUnpremultiplied(pixels, bitmap: bitmap, session: session)
                 } else {
                     try session.writeRows(pixels, stride: bitmap.bytesPerRow, count: bitmap.height)
