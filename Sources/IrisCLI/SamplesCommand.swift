@@ -23,7 +23,7 @@ struct SamplesCommand: ParsableCommand {
             let url = directory.appendingPathComponent(sample.name)
             if FileManager.default.fileExists(atPath: url.path) { continue }
             let bitmap = SampleImages.photo(width: sample.width, height: sample.height, seed: sample.seed,
-                                            format: sample.pixelFormat, alpha: sample.pixelFormat == .rgba8)
+                                            format: sample.pixelFormat, alpha: sample.pixelFormat.hasAlpha)
             guard let encoder = ImageEncoders.encoder(for: sample.format) else {
                 throw ImageError.unsupportedFormat(sample.format)
             }

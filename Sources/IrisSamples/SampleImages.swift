@@ -4,7 +4,7 @@ import Iris
 /// and resamplers meet what real photos give them (not flat colour). Same seed, same pixels.
 public enum SampleImages {
     /// A photo-like picture of `width`×`height` in `format`. With `alpha`, the picture fades
-    /// to transparent toward the right and has a fully transparent disc (rgba8 only).
+    /// to transparent toward the right and has a fully transparent disc (formats with alpha only).
     public static func photo(width: Int, height: Int, seed: UInt64 = 1, format: PixelFormat = .rgbx8, alpha: Bool = false) -> Bitmap {
         var bitmap = Bitmap(width: width, height: height, format: format)
         var random = SplitMix(seed: seed)
@@ -17,6 +17,7 @@ public enum SampleImages {
         }
         let phase = random.unit() * 6.283
         let bpp = format.bytesPerPixel
+        let red = format.isBlueFirst ? 2 : 0, blue = 2 - red
         let stride = bitmap.bytesPerRow
         let w = Double(max(width - 1, 1)), h = Double(max(height - 1, 1))
         bitmap.withUnsafeMutableBytes { raw in
@@ -39,9 +40,9 @@ public enum SampleImages {
                     switch format {
                     case .gray8:
                         p[offset] = RGBA(r: rr, g: gg, b: bb).luma
-                    case .rgbx8:
-                        p[offset] = rr; p[offset + 1] = gg; p[offset + 2] = bb; p[offset + 3] = 255
-                    case .rgba8:
+                    case .rgbx8, .bgrx8:
+                        p[offset + red] = rr; p[offset + 1] = gg; p[offset + blue] = bb; p[offset + 3] = 255
+                    case .rgba8, .bgra8:
                         var a: UInt8 = 255
                         if alpha {
                             a = clamp(255 - 200 * fx)
@@ -49,9 +50,9 @@ public enum SampleImages {
                             if dx * dx + dy * dy < 0.01 { a = 0 }
                         }
                         let a32 = UInt32(a)
-                        p[offset] = UInt8((UInt32(rr) * a32 + 127) / 255)
+                        p[offset + red] = UInt8((UInt32(rr) * a32 + 127) / 255)
                         p[offset + 1] = UInt8((UInt32(gg) * a32 + 127) / 255)
-                        p[offset + 2] = UInt8((UInt32(bb) * a32 + 127) / 255)
+                        p[offset + blue] = UInt8((UInt32(bb) * a32 + 127) / 255)
                         p[offset + 3] = a
                     }
                     offset += bpp
@@ -72,7 +73,7 @@ public enum SampleImages {
         return bitmap
     }
 
-    /// A bitmap with every pixel `colour` (premultiplied when `format` is rgba8).
+    /// A bitmap with every pixel `colour` (premultiplied when `format` has alpha).
     public static func constant(width: Int, height: Int, colour: RGBA, format: PixelFormat = .rgba8) -> Bitmap {
         var bitmap = Bitmap(width: width, height: height, format: format)
         for y in 0..<height { for x in 0..<width { bitmap.setRGBA(colour, x: x, y: y) } }

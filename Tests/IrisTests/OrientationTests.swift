@@ -31,10 +31,10 @@ struct OrientationTests {
                 switch format {
                 case .gray8:
                     bytes[offset] = UInt8(truncatingIfNeeded: 10 + n * 7)
-                case .rgbx8:
+                case .rgbx8, .bgrx8:
                     bytes[offset] = UInt8(truncatingIfNeeded: n); bytes[offset + 1] = UInt8(truncatingIfNeeded: n >> 8)
                     bytes[offset + 2] = UInt8(truncatingIfNeeded: 200 - n); bytes[offset + 3] = 255
-                case .rgba8:
+                case .rgba8, .bgra8:
                     // Premultiplied: colour ≤ alpha.
                     let a = UInt8(truncatingIfNeeded: 128 + n % 128)
                     bytes[offset] = UInt8(truncatingIfNeeded: n % 128); bytes[offset + 1] = UInt8(truncatingIfNeeded: (n >> 7) % 128)

@@ -10,8 +10,8 @@ struct ResamplerTests {
     /// The colour used for constants in each format (premultiplied in rgba8).
     static func colour(for format: PixelFormat) -> RGBA {
         switch format {
-        case .rgba8: RGBA(r: 90, g: 37, b: 120, a: 153)
-        case .rgbx8: RGBA(r: 201, g: 13, b: 77)
+        case .rgba8, .bgra8: RGBA(r: 90, g: 37, b: 120, a: 153)
+        case .rgbx8, .bgrx8: RGBA(r: 201, g: 13, b: 77)
         case .gray8: RGBA(r: 141, g: 141, b: 141)
         }
     }

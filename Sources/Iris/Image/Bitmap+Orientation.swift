@@ -28,21 +28,15 @@ extension Bitmap {
             return Bitmap(width: outWidth, height: outHeight, format: format)
         }
         let plan = OrientationPlan(orientation, width: width, height: height, bytesPerRow: bytesPerRow, bytesPerPixel: bpp)
-        let output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            let dst = UnsafeMutableRawPointer(buffer.baseAddress!)
-            pixels.withUnsafeBytes { source in
-                let src = source.baseAddress!
+        return withUnsafeBytes { source in
+            Bitmap(width: outWidth, height: outHeight, format: format) { output in
+                let src = source.baseAddress!, dst = output.baseAddress!
                 switch bpp {
                 case 4: plan.run(UInt32.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
                 default: plan.run(UInt8.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
                 }
             }
-            initialized = byteCount
         }
-        guard let result = Bitmap(width: outWidth, height: outHeight, format: format, bytesPerRow: outStride, pixels: output) else {
-            preconditionFailure("oriented bitmap has inconsistent geometry")
-        }
-        return result
     }
 }
 

@@ -1,8 +1,10 @@
 /// A block of pixels: the one pixel type every stage of Iris speaks.
 ///
-/// Storage is copy-on-write (a Swift array), so passing a bitmap around is cheap and
-/// mutating a shared one copies it first. Rows are `bytesPerRow` apart; a row may be padded.
-public struct Bitmap: Sendable, Hashable {
+/// Storage is copy-on-write: one raw allocation owned by a reference-counted object, so passing
+/// a bitmap around is cheap and mutating a shared one copies it first. Rows are `bytesPerRow`
+/// apart; a row may be padded. Two bitmaps are equal when they have the same size, format and
+/// pixels (padding and row stride aside).
+public struct Bitmap: Sendable {
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
@@ -11,26 +13,39 @@ public struct Bitmap: Sendable, Hashable {
     public let bytesPerRow: Int
     /// Layout of each pixel.
     public let format: PixelFormat
-    /// The pixel bytes, `bytesPerRow * height` of them.
-    public internal(set) var pixels: [UInt8]
+    /// The bytes; shared between copies until one of them writes.
+    private(set) var storage: BitmapStorage
 
     /// A bitmap of the given size with every byte zero (transparent black; black for opaque
-    /// formats, whose filler byte of `rgbx8` is then set to 255).
+    /// formats, whose filler byte of `rgbx8` and `bgrx8` is then set to 255).
     public init(width: Int, height: Int, format: PixelFormat) {
+        self.init(width: width, height: height, format: format, rowAlignment: 1)
+    }
+
+    /// A blank bitmap (as ``init(width:height:format:)``) whose `bytesPerRow` is the smallest
+    /// multiple of `rowAlignment` that holds a row. Core Animation draws an image in place only
+    /// when its rows are aligned to 64 bytes, so the Apple decoder asks for that.
+    public init(width: Int, height: Int, format: PixelFormat, rowAlignment: Int) {
         precondition(width >= 0 && height >= 0, "Bitmap size must not be negative")
+        precondition(rowAlignment > 0, "row alignment must be positive")
         self.width = width
         self.height = height
         self.format = format
-        self.bytesPerRow = width * format.bytesPerPixel
-        var bytes = [UInt8](repeating: 0, count: bytesPerRow * height)
-        if format == .rgbx8 {
-            var index = 3
-            while index < bytes.count { bytes[index] = 255; index += 4 }
+        let rowBytes = width * format.bytesPerPixel
+        let stride = (rowBytes + rowAlignment - 1) / rowAlignment * rowAlignment
+        self.bytesPerRow = stride
+        storage = BitmapStorage(zeroedCount: stride * height)
+        if format.bytesPerPixel == 4 && !format.hasAlpha {
+            let p = storage.bytes.assumingMemoryBound(to: UInt8.self)
+            for y in 0..<height {
+                var index = y * stride + 3
+                for _ in 0..<width { p[index] = 255; index += 4 }
+            }
         }
-        self.pixels = bytes
     }
 
-    /// Wraps existing bytes. Returns `nil` when `pixels` is too small for the geometry.
+    /// Wraps existing bytes (copying them once into the bitmap's storage). Returns `nil` when
+    /// `pixels` is too small for the geometry.
     public init?(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8]) {
         let stride = bytesPerRow ?? width * format.bytesPerPixel
         guard width >= 0, height >= 0, stride >= width * format.bytesPerPixel,
@@ -39,51 +54,79 @@ public struct Bitmap: Sendable, Hashable {
         self.height = height
         self.format = format
         self.bytesPerRow = stride
-        self.pixels = pixels
+        storage = pixels.withUnsafeBytes { BitmapStorage(copying: $0) }
     }
 
+    /// A tightly packed bitmap whose bytes `fill` writes, every one of them, straight into the
+    /// new storage (nothing is zeroed first).
+    init(width: Int, height: Int, format: PixelFormat,
+         initializingWith fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        precondition(width >= 0 && height >= 0, "Bitmap size must not be negative")
+        self.width = width
+        self.height = height
+        self.format = format
+        self.bytesPerRow = width * format.bytesPerPixel
+        storage = BitmapStorage(uninitializedCount: bytesPerRow * height)
+        try fill(storage.mutableBuffer)
+    }
+
+    /// A copy of the pixel bytes, `bytesPerRow * height` of them (or more, when the bitmap was
+    /// made from a longer array).
+    ///
+    /// Every call copies the whole bitmap: read single pixels with ``rgba(x:y:)`` and many
+    /// bytes with ``withUnsafeBytes(_:)``.
+    public var pixels: [UInt8] { [UInt8](storage.buffer) }
+
     /// Memory the pixels take, in bytes: what caches count.
-    public var cost: Int { pixels.count }
+    public var cost: Int { storage.count }
 
     /// Width and height.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
     /// Calls `body` with the raw pixel bytes.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try pixels.withUnsafeBytes(body)
+        try withExtendedLifetime(storage) { try body($0.buffer) }
     }
 
     /// Calls `body` with the raw pixel bytes, writable (copies first if shared).
     public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
-        try pixels.withUnsafeMutableBytes(body)
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return try withExtendedLifetime(storage) { try body($0.mutableBuffer) }
     }
 
-    /// The pixel at (`x`, `y`) as premultiplied RGBA; grey and opaque formats are expanded.
+    /// The pixel at (`x`, `y`) as premultiplied RGBA, in that order whatever the layout; grey
+    /// and opaque formats are expanded.
     public func rgba(x: Int, y: Int) -> RGBA {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside \(width)×\(height)")
         let offset = y * bytesPerRow + x * format.bytesPerPixel
-        switch format {
-        case .rgba8:
-            return RGBA(r: pixels[offset], g: pixels[offset + 1], b: pixels[offset + 2], a: pixels[offset + 3])
-        case .rgbx8:
-            return RGBA(r: pixels[offset], g: pixels[offset + 1], b: pixels[offset + 2], a: 255)
-        case .gray8:
-            let v = pixels[offset]
-            return RGBA(r: v, g: v, b: v, a: 255)
+        let format = self.format
+        return withUnsafeBytes { raw in
+            let p = raw.bindMemory(to: UInt8.self)
+            if format == .gray8 {
+                let v = p[offset]
+                return RGBA(r: v, g: v, b: v, a: 255)
+            }
+            return RGBA(r: p[offset + format.redOffset], g: p[offset + 1], b: p[offset + format.blueOffset],
+                        a: format.hasAlpha ? p[offset + 3] : 255)
         }
     }
 
-    /// Sets the pixel at (`x`, `y`) from premultiplied RGBA (grey takes the luma).
+    /// Sets the pixel at (`x`, `y`) from premultiplied RGBA, given in that order whatever the
+    /// layout (grey takes the luma; opaque formats store 255 in the filler byte).
     public mutating func setRGBA(_ value: RGBA, x: Int, y: Int) {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside \(width)×\(height)")
         let offset = y * bytesPerRow + x * format.bytesPerPixel
-        switch format {
-        case .rgba8:
-            pixels[offset] = value.r; pixels[offset + 1] = value.g; pixels[offset + 2] = value.b; pixels[offset + 3] = value.a
-        case .rgbx8:
-            pixels[offset] = value.r; pixels[offset + 1] = value.g; pixels[offset + 2] = value.b; pixels[offset + 3] = 255
-        case .gray8:
-            pixels[offset] = value.luma
+        let format = self.format
+        withUnsafeMutableBytes { raw in
+            let p = raw.bindMemory(to: UInt8.self)
+            if format == .gray8 {
+                p[offset] = value.luma
+                return
+            }
+            p[offset + format.redOffset] = value.r
+            p[offset + 1] = value.g
+            p[offset + format.blueOffset] = value.b
+            p[offset + 3] = format.hasAlpha ? value.a : 255
         }
     }
 }

@@ -1,6 +1,7 @@
 /// Row-level conversions between pixel layouts, shared by decoders, encoders and ``Bitmap``.
 public enum PixelConversion {
-    /// Premultiplies straight-alpha RGBA pixels in place: `c = round(c * a / 255)`.
+    /// Premultiplies straight-alpha RGBA pixels in place: `c = round(c * a / 255)`. Works for
+    /// BGRA alike: alpha is the fourth byte in both.
     public static func premultiplyRGBA(_ row: UnsafeMutableRawBufferPointer, pixelCount: Int) {
         let p = row.bindMemory(to: UInt8.self)
         var i = 0
@@ -15,7 +16,7 @@ public enum PixelConversion {
         }
     }
 
-    /// Turns premultiplied RGBA back into straight alpha in place (for encoders).
+    /// Turns premultiplied RGBA (or BGRA) back into straight alpha in place (for encoders).
     public static func unpremultiplyRGBA(_ row: UnsafeMutableRawBufferPointer, pixelCount: Int) {
         let p = row.bindMemory(to: UInt8.self)
         var i = 0
@@ -40,55 +41,52 @@ public enum PixelConversion {
     }
 }
 
-extension Bitmap {
-    /// The same picture in another pixel format.
+
+extension PixelConversion {
+    /// Converts `count` pixels from `source` layout at `from` to `target` layout at `to`.
     ///
-    /// Colour to grey takes Rec. 601 luma; dropping alpha composites over black (the colour is
-    /// premultiplied, so the colour channels are kept as they are).
-    public func converted(to target: PixelFormat) -> Bitmap {
-        if target == format { return self }
-        var out = Bitmap(width: width, height: height, format: target)
-        let srcBPP = format.bytesPerPixel
-        let dstBPP = target.bytesPerPixel
-        let source = self.format
-        let stride = bytesPerRow
-        let width = self.width
-        let height = self.height
-        let outStride = out.bytesPerRow
-        pixels.withUnsafeBufferPointer { src in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<height {
-                    var s = y * stride
-                    var d = y * outStride
-                    for _ in 0..<width {
-                        switch (source, target) {
-                        case (.gray8, _):
-                            let v = src[s]
-                            dst[d] = v; dst[d + 1] = v; dst[d + 2] = v; dst[d + 3] = 255
-                        case (_, .gray8):
-                            dst[d] = RGBA(r: src[s], g: src[s + 1], b: src[s + 2]).luma
-                        default: // rgba8 <-> rgbx8
-                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]; dst[d + 3] = 255
-                        }
-                        s += srcBPP
-                        d += dstBPP
-                    }
-                }
+    /// Colour to grey takes Rec. 601 luma; grey to colour repeats the level, opaque. Dropping
+    /// alpha keeps the premultiplied colour (a composite over black); gaining it sets 255.
+    static func convertRow(from: UnsafeRawPointer, _ source: PixelFormat,
+                           to: UnsafeMutableRawPointer, _ target: PixelFormat, count: Int) {
+        switch (source.bytesPerPixel, target.bytesPerPixel) {
+        case (1, 1):
+            to.copyMemory(from: from, byteCount: count)
+        case (1, _):
+            for i in 0..<count {
+                let v = UInt32(from.load(fromByteOffset: i, as: UInt8.self))
+                let word: UInt32 = v | v << 8 | v << 16 | 0xFF00_0000
+                to.storeBytes(of: word.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
             }
+        case (_, 1):
+            let red = source.redOffset, blue = source.blueOffset
+            let p = from.assumingMemoryBound(to: UInt8.self)
+            let q = to.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                q[i] = RGBA(r: p[4 * i + red], g: p[4 * i + 1], b: p[4 * i + blue]).luma
+            }
+        default:
+            convertFourByteRow(from: from, source, to: to, target, count: count)
         }
-        return out
     }
 
-    /// Whether every pixel is fully opaque.
-    public var isOpaque: Bool {
-        guard format == .rgba8 else { return true }
-        for y in 0..<height {
-            var i = y * bytesPerRow + 3
-            for _ in 0..<width {
-                if pixels[i] != 255 { return false }
-                i += 4
+    /// Between four-byte layouts: red and blue exchange places when the orders differ; the
+    /// fourth byte becomes 255 unless both layouts have alpha.
+    private static func convertFourByteRow(from: UnsafeRawPointer, _ source: PixelFormat,
+                                           to: UnsafeMutableRawPointer, _ target: PixelFormat, count: Int) {
+        // Words read little-endian: byte 0 is the low byte, the fourth byte the high one.
+        let opaque: UInt32 = source.hasAlpha && target.hasAlpha ? 0 : 0xFF00_0000
+        if source.isBlueFirst == target.isBlueFirst {
+            for i in 0..<count {
+                let v = UInt32(littleEndian: from.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
+                to.storeBytes(of: (v | opaque).littleEndian, toByteOffset: 4 * i, as: UInt32.self)
             }
+            return
         }
-        return true
+        for i in 0..<count {
+            let v = UInt32(littleEndian: from.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
+            let swapped = (v & 0xFF00_FF00) | (v >> 16 & 0xFF) | (v & 0xFF) << 16
+            to.storeBytes(of: (swapped | opaque).littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+        }
     }
 }

@@ -4,6 +4,10 @@ import Foundation
 import ImageIO
 
 /// Decodes with ImageIO, shrinking with its thumbnail decoder; orientation is left to the registry.
+///
+/// Output is `bgra8` (premultiplied) for sources with alpha and `bgrx8` otherwise, drawn straight
+/// into the bitmap's storage: a `CGImage` made from it (``Bitmap/cgImage``) draws without
+/// converting.
 struct ImageIODecoder: ImageDecoding {
     var formats: Set<ImageFormat> { [.jpeg, .png, .gif, .webp] }
 
@@ -35,18 +39,27 @@ struct ImageIODecoder: ImageDecoding {
         guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
             throw ImageError.decodingFailed(format: format, reason: "ImageIO could not decode the image")
         }
-        var bitmap = Bitmap(width: job.outputSize.width, height: job.outputSize.height, format: .rgba8)
+        // Core Animation's own layout: BGRA, premultiplied, 32-bit little-endian. The context is
+        // always premultipliedFirst, so the fourth byte is written as alpha: for an opaque source
+        // that covers every pixel it is 255, which is exactly what bgrx8 promises (a skip-byte
+        // context leaves that byte's value unspecified).
+        let pixelFormat: PixelFormat = job.header.hasAlpha ? .bgra8 : .bgrx8
+        // Rows 64-byte aligned, as Core Animation needs to draw the image without copying it.
+        let width = job.outputSize.width, height = job.outputSize.height
+        var bitmap = Bitmap(width: width, height: height, format: pixelFormat, rowAlignment: 64)
+        let stride = bitmap.bytesPerRow
         let drawn: Bool = bitmap.withUnsafeMutableBytes { raw in
-            guard let context = CGContext(data: raw.baseAddress, width: job.outputSize.width, height: job.outputSize.height,
-                                          bitsPerComponent: 8, bytesPerRow: job.outputSize.width * 4,
+            guard let context = CGContext(data: raw.baseAddress, width: width, height: height,
+                                          bitsPerComponent: 8, bytesPerRow: stride,
                                           space: CGColorSpaceCreateDeviceRGB(),
-                                          bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) else { return false }
+                                          bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
+                                              | CGBitmapInfo.byteOrder32Little.rawValue) else { return false }
             context.interpolationQuality = .high
-            context.draw(image, in: CGRect(x: 0, y: 0, width: job.outputSize.width, height: job.outputSize.height))
+            context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
             return true
         }
         guard drawn else { throw ImageError.decodingFailed(format: format, reason: "could not create a bitmap context") }
-        return job.header.hasAlpha ? bitmap : bitmap.converted(to: .rgbx8)
+        return bitmap
     }
 }
 #endif

@@ -9,18 +9,14 @@ struct ImageIOEncoder: ImageEncoding {
     let format: ImageFormat
 
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws -> Data {
-        let rgba = bitmap.converted(to: .rgba8)
         let type: UTType = switch format {
         case .png: .png
         case .webp: .webP
         default: .jpeg
         }
         let output = NSMutableData()
-        guard let provider = CGDataProvider(data: Data(rgba.pixels) as CFData),
-              let image = CGImage(width: rgba.width, height: rgba.height, bitsPerComponent: 8, bitsPerPixel: 32,
-                                  bytesPerRow: rgba.bytesPerRow, space: CGColorSpaceCreateDeviceRGB(),
-                                  bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.premultipliedLast.rawValue),
-                                  provider: provider, decode: nil, shouldInterpolate: false, intent: .defaultIntent),
+        // Every pixel format has a CGImage that reads the bitmap in place: no conversion, no copy.
+        guard let image = bitmap.cgImage,
               let destination = CGImageDestinationCreateWithData(output, type.identifier as CFString, 1, nil) else {
             throw ImageError.encodingFailed(format: format, reason: "ImageIO cannot write \(format)")
         }

@@ -4,8 +4,8 @@ import Foundation
 
 /// Encodes JPEG with libjpeg-turbo.
 ///
-/// `rgbx8` and `rgba8` bitmaps become YCbCr JPEGs, `gray8` bitmaps greyscale ones. JPEG has no
-/// alpha: an `rgba8` bitmap's alpha is dropped, which composites it over black (its colour is
+/// Colour bitmaps become YCbCr JPEGs (`bgra8` and `bgrx8` are converted to RGB order first),
+/// `gray8` bitmaps greyscale ones. JPEG has no alpha: a bitmap's alpha is dropped, which composites it over black (its colour is
 /// premultiplied). Quality is ``EncodeOptions/quality`` (clamped to 1–100);
 /// ``EncodeOptions/progressive`` writes libjpeg's standard progressive scans. Chroma is
 /// subsampled 4:2:0 below quality 90 and kept at full resolution (4:4:4) from 90 up.
@@ -19,6 +19,7 @@ public struct JPEGEncoder: ImageEncoding {
     public var format: ImageFormat { .jpeg }
 
     public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws -> Data {
+        let bitmap = bitmap.inRGBOrder
         let grey = bitmap.format == .gray8
         var settings = Self.settings(for: bitmap.size, quality: options.quality, progressive: options.progressive)
         settings.input_color_space = grey ? IRIS_JPEG_CS_GRAY : IRIS_JPEG_CS_RGBX
@@ -40,6 +41,7 @@ public struct JPEGEncoder: ImageEncoding {
         guard bitmap.format != .gray8 else {
             throw ImageError.encodingFailed(format: .jpeg, reason: "CMYK needs a colour bitmap")
         }
+        let bitmap = bitmap.inRGBOrder
         let inverted = adobeMarker || ycck
         var settings = settings(for: bitmap.size, quality: quality, progressive: progressive)
         settings.input_color_space = IRIS_JPEG_CS_CMYK

@@ -155,6 +155,7 @@ struct PNGOutputLayout {
         case .gray8: IRIS_PNG_OUT_GRAY8
         case .rgbx8: IRIS_PNG_OUT_RGBX8
         case .rgba8: IRIS_PNG_OUT_RGBA8
+        case .bgra8, .bgrx8: preconditionFailure("PNG layouts are RGB order: libpng writes it")
         }
     }
 

@@ -3,8 +3,9 @@ import CIrisShims
 import Foundation
 
 /// Encodes bitmaps as 8-bit PNG with libpng: ``PixelFormat/rgba8`` as RGBA (unpremultiplied),
-/// ``PixelFormat/rgbx8`` as RGB, ``PixelFormat/gray8`` as grey. Lossless, so
-/// ``EncodeOptions`` quality is ignored.
+/// ``PixelFormat/rgbx8`` as RGB, ``PixelFormat/gray8`` as grey; `bgra8` and `bgrx8` are
+/// converted to their RGB-order counterparts first. Lossless, so ``EncodeOptions`` quality is
+/// ignored.
 public struct PNGEncoder: ImageEncoding {
     /// zlib compression level, 0 (fastest) to 9 (smallest).
     public var compressionLevel: Int
@@ -19,19 +20,20 @@ public struct PNGEncoder: ImageEncoding {
 
     /// The PNG for `bitmap`.
     public func encode(_ bitmap: Bitmap, options: EncodeOptions = EncodeOptions()) throws(ImageError) -> Data {
+        let bitmap = bitmap.inRGBOrder
         guard bitmap.width > 0, bitmap.height > 0 else {
             throw .encodingFailed(format: .png, reason: "cannot encode an empty \(bitmap.width)×\(bitmap.height) bitmap")
         }
         let colorType: PNGColorType = switch bitmap.format {
         case .gray8: .gray
-        case .rgbx8: .rgb
-        case .rgba8: .rgba
+        case .rgbx8, .bgrx8: .rgb
+        case .rgba8, .bgra8: .rgba
         }
         let session = try PNGWriteSession(width: bitmap.width, height: bitmap.height, colorType: colorType, bitDepth: 8,
                                           compressionLevel: compressionLevel, stripFiller: bitmap.format == .rgbx8)
         let result: Result<Void, ImageError> = bitmap.withUnsafeBytes { pixels in
             do throws(ImageError) {
-                if bitmap.format == .rgba8 {
+                if bitmap.format.hasAlpha {
                     try Self.writeUnpremultiplied(pixels, bitmap: bitmap, session: session)
                 } else {
                     try session.writeRows(pixels, stride: bitmap.bytesPerRow, count: bitmap.height)

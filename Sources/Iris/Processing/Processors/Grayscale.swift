@@ -1,5 +1,6 @@
 extension ImageProcessors {
-    /// Converts to grey (Rec. 601 luma); keeps alpha when the image has it.
+    /// Converts to grey (Rec. 601 luma): opaque images become `gray8`; images with alpha keep
+    /// their format (and alpha), with the three colour bytes set to the luma.
     public struct Grayscale: ImageProcessing, Hashable {
         /// Makes a grayscale processor.
         public init() {}
@@ -8,15 +9,17 @@ extension ImageProcessors {
 
         public func process(_ image: LoadedImage) throws -> LoadedImage {
             let bitmap = image.bitmap
-            guard bitmap.format == .rgba8 else { return image.replacingBitmap(bitmap.converted(to: .gray8)) }
-            // Premultiplied luma is the luma of the premultiplied colour: alpha stays as it is.
+            guard bitmap.format.hasAlpha else { return image.replacingBitmap(bitmap.converted(to: .gray8)) }
+            // Premultiplied luma is the luma of the premultiplied colour: alpha stays as it is,
+            // and so does the layout (grey reads the same in either colour order).
             var out = bitmap
+            let red = bitmap.format.redOffset, blue = bitmap.format.blueOffset
             out.withUnsafeMutableBytes { raw in
                 let p = raw.bindMemory(to: UInt8.self)
                 for y in 0..<bitmap.height {
                     var i = y * bitmap.bytesPerRow
                     for _ in 0..<bitmap.width {
-                        let v = RGBA(r: p[i], g: p[i + 1], b: p[i + 2]).luma
+                        let v = RGBA(r: p[i + red], g: p[i + 1], b: p[i + blue]).luma
                         p[i] = v; p[i + 1] = v; p[i + 2] = v
                         i += 4
                     }

@@ -1,5 +1,6 @@
 extension ImageProcessors {
-    /// Makes the corners transparent along anti-aliased quarter circles. The output is rgba8.
+    /// Makes the corners transparent along anti-aliased quarter circles. The output has alpha,
+    /// in the input's colour order (``PixelFormat/withAlpha``).
     public struct RoundedCorners: ImageProcessing, Hashable {
         /// Corner radius in pixels.
         public var radius: Double
@@ -18,7 +19,7 @@ extension ImageProcessors {
 
         /// `bitmap` with its corners masked by circles of `radius` (clamped to half the shorter side).
         static func round(_ bitmap: Bitmap, radius: Double) -> Bitmap {
-            var out = bitmap.converted(to: .rgba8)
+            var out = bitmap.converted(to: bitmap.format.withAlpha)
             let r = min(radius, Double(min(out.width, out.height)) / 2)
             guard r > 0 else { return out }
             let width = out.width, height = out.height, stride = out.bytesPerRow
@@ -45,7 +46,8 @@ extension ImageProcessors {
         }
     }
 
-    /// Crops to the centred square and masks it with an anti-aliased circle. The output is rgba8.
+    /// Crops to the centred square and masks it with an anti-aliased circle. The output has
+    /// alpha, in the input's colour order (``PixelFormat/withAlpha``).
     public struct Circle: ImageProcessing, Hashable {
         /// Makes a circle processor.
         public init() {}

@@ -22,14 +22,15 @@ public final class StreamingResampler: RowSink {
     private let accumulator: UnsafeMutablePointer<Int32>
     /// Holds a short source row, padded with zeros.
     private let scratch: UnsafeMutablePointer<UInt8>
-    private var pixels: [UInt8]
+    /// The output, written row by row in place (its storage is not shared until `finish`).
+    private var bitmap: Bitmap
     private var nextSourceRow = 0
     private var nextOutputRow = 0
     /// The last source row filtered into the ring, if any.
     private var lastFilteredRow = -1
 
-    /// Makes a resampler from `source` to `output` size, for rows in `format` (rgba8 rows are
-    /// premultiplied; all four channels are filtered alike).
+    /// Makes a resampler from `source` to `output` size, for rows in `format` (rows of a format
+    /// with alpha are premultiplied; all four channels are filtered alike, in any byte order).
     public init(source: PixelSize, output: PixelSize, format: PixelFormat, kernel: ResamplingKernel) {
         let source = PixelSize(width: max(source.width, 0), height: max(source.height, 0))
         let output = PixelSize(width: max(output.width, 0), height: max(output.height, 0))
@@ -37,7 +38,7 @@ public final class StreamingResampler: RowSink {
         self.output = output
         self.format = format
         channels = format.bytesPerPixel
-        pixels = Bitmap(width: output.width, height: output.height, format: format).pixels
+        bitmap = Bitmap(width: output.width, height: output.height, format: format)
         if source.pixelCount > 0 && output.pixelCount > 0 {
             let h = WeightTable(sourceCount: source.width, outputCount: output.width, kernel: kernel)
             let v = WeightTable(sourceCount: source.height, outputCount: output.height, kernel: kernel)
@@ -107,7 +108,7 @@ public final class StreamingResampler: RowSink {
             }
         }
         nextSourceRow = source.height
-        return Bitmap(width: output.width, height: output.height, format: format, pixels: pixels)!
+        return bitmap
     }
 
     /// Makes every output row whose taps end at or before source row `y`.
@@ -123,10 +124,10 @@ public final class StreamingResampler: RowSink {
                 rows: tapRows, weights: table.weights + Int(table.offset[oy]), taps: taps,
                 into: accumulator, count: rowElements)
             let rowBytes = output.width * channels
-            pixels.withUnsafeMutableBufferPointer { buffer in
-                let destination = buffer.baseAddress! + oy * rowBytes
+            bitmap.withUnsafeMutableBytes { buffer in
+                let destination = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + oy * rowBytes
                 if channels == 4 {
-                    VerticalPass.store4(accumulator, pixels: output.width, to: destination, premultiplied: format == .rgba8)
+                    VerticalPass.store4(accumulator, pixels: output.width, to: destination, premultiplied: format.hasAlpha)
                 } else {
                     VerticalPass.store1(accumulator, pixels: output.width, to: destination)
                 }

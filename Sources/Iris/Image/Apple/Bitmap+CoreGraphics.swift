@@ -1,0 +1,49 @@
+#if canImport(CoreGraphics)
+import CoreGraphics
+
+extension Bitmap {
+    /// A `CGImage` showing these pixels without copying them: the image's data provider keeps the
+    /// bitmap's storage alive and reads it in place, so a `bgra8` or `bgrx8` bitmap (what ImageIO
+    /// decodes to) draws at once, with no conversion or decompression on the first draw.
+    ///
+    /// The bitmap stays usable: mutating it (or any copy sharing its storage) copies the pixels
+    /// first, so the image never changes. `nil` for an empty bitmap.
+    public var cgImage: CGImage? {
+        guard width > 0, height > 0 else { return nil }
+        let bytes = retainedBytes()
+        guard let provider = CGDataProvider(
+            dataInfo: bytes.context, data: bytes.base, size: bytes.count,
+            releaseData: { info, _, _ in
+                if let info { Bitmap.RetainedBytes.release(context: info) }
+            }
+        ) else {
+            RetainedBytes.release(context: bytes.context)
+            return nil
+        }
+        let (space, info) = format.coreGraphicsLayout
+        return CGImage(width: width, height: height, bitsPerComponent: 8, bitsPerPixel: format.bytesPerPixel * 8,
+                       bytesPerRow: bytesPerRow, space: space, bitmapInfo: info, provider: provider,
+                       decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+    }
+}
+
+extension PixelFormat {
+    /// The colour space and bitmap info that describe this layout to Core Graphics.
+    fileprivate var coreGraphicsLayout: (CGColorSpace, CGBitmapInfo) {
+        let (alpha, order): (CGImageAlphaInfo, CGBitmapInfo) = switch self {
+        case .rgba8: (.premultipliedLast, .byteOrder32Big)
+        case .rgbx8: (.noneSkipLast, .byteOrder32Big)
+        case .bgra8: (.premultipliedFirst, .byteOrder32Little)
+        case .bgrx8: (.noneSkipFirst, .byteOrder32Little)
+        case .gray8: (.none, [])
+        }
+        let space = self == .gray8 ? CGColorSpaceCreateDeviceGray() : CGColorSpaceCreateDeviceRGB()
+        return (space, CGBitmapInfo(rawValue: alpha.rawValue | order.rawValue))
+    }
+}
+
+extension LoadedImage {
+    /// The still image (``bitmap``) as a `CGImage`, sharing its pixels; see ``Bitmap/cgImage``.
+    public var cgImage: CGImage? { bitmap.cgImage }
+}
+#endif
