@@ -16,10 +16,11 @@ test: build
 demo: deps
 	$(SWIFT) build -c release --product iris
 	.build/release/iris samples --out $(DEMO)/samples
-	.build/release/iris thumbnail --size 256 --jobs 2 --out $(DEMO)/thumbnails $(DEMO)/samples/*
+	.build/release/iris thumbnail --size 256 --jobs 2 --animated --out $(DEMO)/thumbnails $(DEMO)/samples/*
 	.build/release/iris thumbnail --size 160x160 --fill --format webp --out $(DEMO)/thumbnails-webp $(DEMO)/samples/*
+	.build/release/iris sheet --size 240 --out $(DEMO) $(DEMO)/samples/*
 	.build/release/iris info $(DEMO)/samples/* $(DEMO)/thumbnails/*
-	@echo "Thumbnails are in $(DEMO)/thumbnails and $(DEMO)/thumbnails-webp"
+	@echo "Thumbnails are in $(DEMO)/thumbnails and $(DEMO)/thumbnails-webp; the contact sheet is $(DEMO)/index.html"
 
 # The bad inputs the tests make (truncated, bit-flipped, lying sizes, bombs, HTML...), kept as
 # files for fuzzers and sanitizer runs of other tools.

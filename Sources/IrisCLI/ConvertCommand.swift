@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import Iris
 
-/// `iris convert`: decode, orient and encode by the output's extension.
-struct ConvertCommand: ParsableCommand {
+/// `iris convert`: decode, orient and encode by the output's extension; an animation stays one
+/// when written as WebP.
+struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert an image; the output format follows the output file's extension."
@@ -24,13 +25,20 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Output file (.jpg, .jpeg, .png or .webp).")
     var output: String
 
-    func run() throws {
+    @Option(name: .long, help: "Colour (RRGGBB) under transparent pixels when writing JPEG.")
+    var background = HexColour(RGBA(r: 255, g: 255, b: 255))
+
+    func run() async throws {
         do {
             let format = try OutputFormat.fromExtension(of: output)
             let data = try Data(contentsOf: URL(fileURLWithPath: input))
             let image = try ImageDecoderRegistry.standard.decode(data)
-            let options = EncodeOptions(quality: quality, progressive: progressive, lossless: lossless)
-            let encoded = try format.encode(image.bitmap, options: options)
+            let writer = ImageOutput(format: format, options: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
+                                     keepsAnimation: format == .webp, background: background.rgba)
+            if let frames = image.animation?.frameCount, frames > 1, format != .webp {
+                Terminal.error("\(input): \(frames) frames; .\(format.fileExtension) keeps the first (write .webp to keep them all)")
+            }
+            let encoded = try await writer.encode(image).data
             try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch let error as ValidationError {
             throw error

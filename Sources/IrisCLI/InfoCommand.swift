@@ -21,8 +21,9 @@ struct InfoCommand: ParsableCommand {
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
                 let header = try ImageDecoderRegistry.standard.header(of: data)
-                print(json ? jsonLine(path: path, header: header, bytes: data.count)
-                           : textLine(path: path, header: header, bytes: data.count))
+                let timing = header.frameCount > 1 ? try AnimationTiming(of: data) : nil as AnimationTiming?
+                print(json ? jsonLine(path: path, header: header, timing: timing, bytes: data.count)
+                           : textLine(path: path, header: header, timing: timing, bytes: data.count))
             } catch {
                 failed = true
                 Terminal.error("\(path): \(readable(error))")
@@ -31,26 +32,49 @@ struct InfoCommand: ParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
-    private func textLine(path: String, header: ImageHeader, bytes: Int) -> String {
+    private func textLine(path: String, header: ImageHeader, timing: AnimationTiming?, bytes: Int) -> String {
         let shown = header.orientedSize
         var parts = ["\(path): \(header.format)", "\(shown.width)×\(shown.height)"]
         if header.orientation != .up { parts.append("orientation \(header.orientation.rawValue) (stored \(header.width)×\(header.height))") }
         if header.hasAlpha { parts.append("alpha") }
         if header.frameCount > 1 { parts.append("\(header.frameCount) frames") }
+        if let timing {
+            parts.append(timing.loopCount == 0 ? "loops forever" : "plays \(timing.loopCount)×")
+            parts.append(String(format: "%.2f s per loop", timing.totalDuration))
+        }
         parts.append("\(bytes) bytes")
         return parts.joined(separator: ", ")
     }
 
-    private func jsonLine(path: String, header: ImageHeader, bytes: Int) -> String {
-        let object: [String: Any] = [
+    private func jsonLine(path: String, header: ImageHeader, timing: AnimationTiming?, bytes: Int) -> String {
+        var object: [String: Any] = [
             "file": path, "format": header.format.rawValue,
             "width": header.orientedSize.width, "height": header.orientedSize.height,
             "storedWidth": header.width, "storedHeight": header.height,
             "orientation": header.orientation.rawValue, "frames": header.frameCount,
             "hasAlpha": header.hasAlpha, "bytes": bytes,
         ]
+        if let timing {
+            object["loopCount"] = timing.loopCount
+            object["duration"] = timing.totalDuration
+        }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Loop count and the time one loop plays (delays of 10 ms or less count as 100 ms, as browsers
+/// play them), read from the animation without decoding its frames beyond the first.
+struct AnimationTiming {
+    var loopCount: Int
+    var totalDuration: Double
+
+    /// `nil` when the decoder gives no animation for the data.
+    init?(of data: Data) throws {
+        let image = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 16, height: 16)))
+        guard let animation = image.animation else { return nil }
+        loopCount = animation.loopCount
+        totalDuration = (0..<animation.frameCount).reduce(0) { $0 + animation.displayDuration(at: $1) }
     }
 }
 

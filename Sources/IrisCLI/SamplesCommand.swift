@@ -4,7 +4,7 @@ import Iris
 import IrisSamples
 
 /// `iris samples`: writes the deterministic sample images the demo and benchmarks use.
-struct SamplesCommand: ParsableCommand {
+struct SamplesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "samples",
         abstract: "Write deterministic photo-like sample images (for the demo and benchmarks)."
@@ -16,9 +16,10 @@ struct SamplesCommand: ParsableCommand {
     @Option(name: .long, help: "Output directory.")
     var out = "samples"
 
-    func run() throws {
+    func run() async throws {
         let directory = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if !bench { try await DemoExtras.write(to: directory) }
         for sample in bench ? Sample.benchCorpus : Sample.demoSet {
             let url = directory.appendingPathComponent(sample.name)
             if FileManager.default.fileExists(atPath: url.path) { continue }

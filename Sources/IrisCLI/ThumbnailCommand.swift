@@ -26,6 +26,12 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(name: .long, help: "Quality 0–100 for JPEG and WebP.")
     var quality = 85
 
+    @Flag(name: .long, help: "Write animated inputs as animated WebP thumbnails.")
+    var animated = false
+
+    @Option(name: .long, help: "Colour (RRGGBB) under transparent pixels in JPEG thumbnails.")
+    var background = HexColour(RGBA(r: 255, g: 255, b: 255))
+
     @Option(name: .long, help: "Images processed at once (default: number of cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
@@ -44,8 +50,10 @@ struct ThumbnailCommand: ParsableCommand {
     func run() throws {
         let outDirectory = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
+        let output = ImageOutput(format: format, options: EncodeOptions(quality: quality), keepsAnimation: animated,
+                                 background: background.rgba)
         let job = ThumbnailJob(target: DecodeTarget(width: size.width, height: size.height, contentMode: fill ? .fill : .fit),
-                               format: format, options: EncodeOptions(quality: quality), outDirectory: outDirectory)
+                               output: output, outDirectory: outDirectory)
         let report = ThumbnailRun(total: files.count, showsBar: Terminal.isInteractive)
         let start = ContinuousClock.now
         let next = Atomic<Int>(0)
@@ -72,8 +80,7 @@ struct ThumbnailCommand: ParsableCommand {
 /// One thumbnail: read, decode at the target, encode, write.
 struct ThumbnailJob: Sendable {
     let target: DecodeTarget
-    let format: OutputFormat
-    let options: EncodeOptions
+    let output: ImageOutput
     let outDirectory: URL
 
     /// Thumbnails the file at `path`; returns the output path.
@@ -81,12 +88,12 @@ struct ThumbnailJob: Sendable {
         let input = URL(fileURLWithPath: path)
         // Mapped, not read: a huge PNG's pages are given back as they are decoded.
         let image = try ImageDecoderRegistry.standard.decode(contentsOf: input, options: DecodeOptions(target: target))
-        let encoded = try format.encode(image.bitmap, options: options)
-        let output = outDirectory
+        let (encoded, fileExtension) = try output.encodeBlocking(image)
+        let written = outDirectory
             .appendingPathComponent(input.deletingPathExtension().lastPathComponent)
-            .appendingPathExtension(format.fileExtension)
-        try encoded.write(to: output, options: .atomic)
-        return output.path
+            .appendingPathExtension(fileExtension)
+        try encoded.write(to: written, options: .atomic)
+        return written.path
     }
 }
 

@@ -117,3 +117,23 @@ struct ProcessorTests {
         if case .processingFailed(let name, _) = error { #expect(name == "boom") } else { Issue.record("got \(String(describing: error))") }
     }
 }
+
+/// Compositing over a background colour, for formats without alpha.
+@Suite("Flattening")
+struct FlattenTests {
+    @Test("transparent pixels take the background, opaque ones keep their colour, half-covered ones blend",
+          arguments: [PixelFormat.rgba8, .bgra8])
+    func flatten(format: PixelFormat) {
+        var bitmap = Bitmap(width: 3, height: 1, format: format)
+        bitmap.setRGBA(RGBA(r: 0, g: 0, b: 0, a: 0), x: 0, y: 0)
+        bitmap.setRGBA(RGBA(r: 10, g: 20, b: 30, a: 255), x: 1, y: 0)
+        bitmap.setRGBA(RGBA(r: 100, g: 0, b: 0, a: 128), x: 2, y: 0)       // premultiplied red at half cover
+        let flat = bitmap.flattened(over: RGBA(r: 255, g: 255, b: 255))
+        #expect(!flat.format.hasAlpha && flat.format.isBlueFirst == format.isBlueFirst)
+        #expect(flat.rgba(x: 0, y: 0) == RGBA(r: 255, g: 255, b: 255))
+        #expect(flat.rgba(x: 1, y: 0) == RGBA(r: 10, g: 20, b: 30))
+        #expect(flat.rgba(x: 2, y: 0) == RGBA(r: 227, g: 127, b: 127))    // 100 + 255 × 127/255
+        let opaque = Bitmap(width: 2, height: 2, format: .rgbx8)
+        #expect(opaque.flattened(over: RGBA(r: 1, g: 2, b: 3)) == opaque)
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Iris
+
+/// How the CLI writes a decoded image: animations as animated WebP when asked, alpha kept by
+/// PNG and WebP, and composited over a background colour for JPEG.
+struct ImageOutput: Sendable {
+    /// The format for still images.
+    var format: OutputFormat
+    var options: EncodeOptions
+    /// Write animated inputs as animated WebP (whatever ``format`` says).
+    var keepsAnimation: Bool
+    /// What transparent pixels become in a JPEG.
+    var background: RGBA
+
+    /// The encoded file and its extension.
+    func encode(_ image: LoadedImage) async throws -> (data: Data, fileExtension: String) {
+        if keepsAnimation, let animation = image.animation, animation.frameCount > 1 {
+            return (try await AnimatedWebPEncoder().encode(animation, options: options), "webp")
+        }
+        let bitmap = format == .jpeg ? image.bitmap.flattened(over: background) : image.bitmap
+        return (try format.encode(bitmap, options: options), format.fileExtension)
+    }
+
+    /// ``encode(_:)`` from synchronous code (the thumbnail workers are plain threads, not tasks).
+    func encodeBlocking(_ image: LoadedImage) throws -> (data: Data, fileExtension: String) {
+        try runBlocking { try await encode(image) }
+    }
+}
+
+/// Runs `body` on the cooperative pool and waits for it on the calling thread (which must not
+/// be one of the pool's).
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<T>()
+    Task {
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+/// Carries a result from a task to the thread waiting on the semaphore; the semaphore orders
+/// the write before the read.
+private final class ResultBox<T: Sendable>: @unchecked Sendable {
+    var result: Result<T, any Error>?
+}
+
+/// A colour given as `RRGGBB` (hex).
+struct HexColour: ExpressibleByArgument, Sendable {
+    var rgba: RGBA
+
+    init?(argument: String) {
+        let hex = argument.hasPrefix("#") ? String(argument.dropFirst()) : argument
+        guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
+        rgba = RGBA(r: UInt8(value >> 16 & 0xFF), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF))
+    }
+
+    init(_ rgba: RGBA) { self.rgba = rgba }
+
+    var defaultValueDescription: String { String(format: "%02x%02x%02x", rgba.r, rgba.g, rgba.b) }
+}
