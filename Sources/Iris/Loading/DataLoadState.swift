@@ -11,14 +11,21 @@ struct DataLoadState {
 
     let url: URL?
     let continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
+    /// Set when the request asked for the rest of an earlier download.
+    var resume: ResumeAttempt?
+    /// Told the response's resume validator.
+    let onValidator: @Sendable (String?, Int?) -> Void
     var expectedLength: Int?
     private(set) var receivedLength = 0
     private var head = Data()
     private var isChecked = false
 
-    init(url: URL?, continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation) {
+    init(url: URL?, continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
+         resume: ResumeAttempt? = nil, onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
         self.url = url
         self.continuation = continuation
+        self.resume = resume
+        self.onValidator = onValidator
     }
 
     /// What to do with a piece of the body.

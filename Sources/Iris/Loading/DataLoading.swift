@@ -19,3 +19,20 @@ public protocol DataLoading: Sendable {
     /// Streams the response and body of `request`.
     func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error>
 }
+
+/// A loader that can continue a download where an earlier one stopped.
+public protocol ResumableDataLoading: DataLoading {
+    /// Streams `request`'s response and body like ``DataLoading/loadData(for:)``; with `partial`,
+    /// asks only for the bytes after it (`Range`, `If-Range`). The stream always carries the whole
+    /// body from its first byte: a continued download yields `partial`'s bytes first (so progress
+    /// continues from there); a server that answers with the whole body (the resource changed or
+    /// ranges are ignored), `416` or a range that does not continue `partial` gives the whole
+    /// body of a fresh request.
+    ///
+    /// `onValidator` is called once the response arrives, before any body, with what a later
+    /// load needs to resume this one: the validator (strong `ETag` or `Last-Modified`, with
+    /// `Accept-Ranges: bytes`) and the whole length, or `nil` when it cannot be resumed.
+    func loadData(for request: URLRequest, resuming partial: ResumableData?,
+                  onValidator: @escaping @Sendable (_ validator: String?, _ totalLength: Int?) -> Void)
+        -> AsyncThrowingStream<DataLoadingEvent, any Error>
+}

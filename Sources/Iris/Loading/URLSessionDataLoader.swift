@@ -14,7 +14,10 @@ import FoundationNetworking
 ///   "connection lost after 4,096 of 91,233 bytes".
 ///
 /// Cancelling the task that consumes ``loadData(for:)`` cancels the request.
-public final class URLSessionDataLoader: DataLoading, Sendable {
+///
+/// Downloads resume (``ResumableDataLoading``): given the bytes of a cancelled download and its
+/// validator, only the rest is requested.
+public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
     /// The most seconds a request may wait for the next bytes before it fails as timed out.
     public let timeout: TimeInterval
 
@@ -43,15 +46,46 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
 
     /// Streams the response and body of `request`; see the type's documentation for errors.
     public func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
-        var request = request
-        request.timeoutInterval = min(request.timeoutInterval, timeout)
+        loadData(for: request, resuming: nil) { _, _ in }
+    }
+
+    /// Streams the whole body of `request`, asking only for what follows `partial` when given;
+    /// see ``ResumableDataLoading``.
+    public func loadData(for request: URLRequest, resuming partial: ResumableData?,
+                         onValidator: @escaping @Sendable (String?, Int?) -> Void)
+        -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
-        let task = session.dataTask(with: request)
-        delegate.register(task, url: request.url, continuation: continuation)
+        start(request, resuming: partial, continuation: continuation, onValidator: onValidator)
+        return stream
+    }
+
+    /// Starts one request for `continuation`'s stream; a resume the server does not continue
+    /// starts again without a range.
+    private func start(_ request: URLRequest, resuming partial: ResumableData?,
+                       continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
+                       onValidator: @escaping @Sendable (String?, Int?) -> Void) {
+        var sent = request
+        sent.timeoutInterval = min(request.timeoutInterval, timeout)
+        let partial = (request.httpMethod ?? "GET") == "GET" ? partial : nil
+        if let partial { sent = partial.resumeRequest(sent) }
+        let task = session.dataTask(with: sent)
+        // The restart holds the loader (and its session) until the response has decided.
+        let resume = partial.map { partial in
+            ResumeAttempt(partial: partial) {
+                self.start(request, resuming: nil, continuation: continuation, onValidator: onValidator)
+            }
+        }
+        delegate.register(task, url: request.url, continuation: continuation, resume: resume, onValidator: onValidator)
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
         task.resume()
-        return stream
     }
+}
+
+/// A request that asked for the rest of ``partial``, and how to start over when the server does
+/// not continue it.
+struct ResumeAttempt: Sendable {
+    let partial: ResumableData
+    let restart: @Sendable () -> Void
 }

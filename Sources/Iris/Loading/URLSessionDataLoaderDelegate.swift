@@ -11,30 +11,59 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
     private let loads = LockedState<[Int: DataLoadState]>([:])
 
     /// Routes `task`'s events to `continuation` from now on.
-    func register(_ task: URLSessionTask, url: URL?, continuation: Continuation) {
-        loads.withLock { $0[task.taskIdentifier] = DataLoadState(url: url, continuation: continuation) }
+    func register(_ task: URLSessionTask, url: URL?, continuation: Continuation, resume: ResumeAttempt? = nil,
+                  onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
+        let load = DataLoadState(url: url, continuation: continuation, resume: resume, onValidator: onValidator)
+        loads.withLock { $0[task.taskIdentifier] = load }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         let id = dataTask.taskIdentifier
-        let status = (response as? HTTPURLResponse)?.statusCode
-        let expected = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode
+        var expected = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
+        guard let load = loads.withLock({ $0[id] }) else { return completionHandler(.cancel) }
+
+        // A request for the rest of an earlier download: continue it, or start over.
+        var continued: ResumableData?
+        if let attempt = load.resume {
+            let contentRange = http?.value(forHTTPHeaderField: "Content-Range")
+            if status == 206, attempt.partial.isContinued(by: contentRange) {
+                continued = attempt.partial
+                expected = ResumableData.totalLength(fromContentRange: contentRange)
+                    ?? expected.map { $0 + attempt.partial.data.count }
+            } else if status == 206 || status == 416 {
+                loads.withLock { _ = $0.removeValue(forKey: id) }
+                completionHandler(.cancel)
+                attempt.restart()
+                return
+            }
+            // Otherwise a whole new body (the resource changed, or ranges are ignored) or an error.
+        }
+
         if let status, !(200...299).contains(status) {
             finish(id, throwing: ImageError.httpStatus(code: status, url: response.url ?? url(of: id)))
             completionHandler(.cancel)
             return
         }
-        let continuation = loads.withLock { loads -> Continuation? in
+        loads.withLock { loads in
             loads[id]?.expectedLength = expected
-            return loads[id]?.continuation
+            loads[id]?.resume = nil
         }
-        continuation?.yield(.response(statusCode: status, expectedLength: expected, mimeType: response.mimeType))
-        completionHandler(continuation == nil ? .cancel : .allow)
+        load.onValidator(http.flatMap(ResumableData.validator(of:)), expected)
+        load.continuation.yield(.response(statusCode: status, expectedLength: expected, mimeType: response.mimeType))
+        if let continued { deliver(continued.data, of: dataTask) }
+        completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let id = dataTask.taskIdentifier
+        deliver(data, of: dataTask)
+    }
+
+    /// Passes the next piece of `task`'s body on (once the first bytes show it is an image).
+    private func deliver(_ data: Data, of task: URLSessionDataTask) {
+        let id = task.taskIdentifier
         let action = loads.withLock { loads -> (Continuation, DataLoadState.Action)? in
             guard var load = loads[id] else { return nil }
             let action = load.received(data)
@@ -49,7 +78,7 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
             continuation.yield(.chunk(chunk))
         case .reject(let format):
             finish(id, throwing: ImageError.notAnImage(format, url: url(of: id)))
-            dataTask.cancel()
+            task.cancel()
         }
     }
 
