@@ -25,6 +25,10 @@ extension ImagePipeline {
         /// URL's volatile query parameters. Applies to the disk cache, the memory cache and
         /// coalescing; ``ImageRequest/Options/cacheKey`` still wins when set.
         public var cacheKeyFilter: (@Sendable (URL) -> String)?
+        /// Downloads cancelled after some bytes, kept (within its byte budget) so the next load of
+        /// the same data asks only for the rest, when the loader can resume
+        /// (``ResumableDataLoading``) and the server named a validator. `nil`: never resume.
+        public var resumableData: ResumableDataStore?
         /// Decode previews while progressive JPEGs arrive from the data loader: after each
         /// completed scan (one preview decode at a time per image), delivered through
         /// ``ImageTask/previews``. Off by default.
@@ -42,6 +46,7 @@ extension ImagePipeline {
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
                     maxConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
                     cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
+                    resumableData: ResumableDataStore? = ResumableDataStore(),
                     isProgressiveDecodingEnabled: Bool = false) {
             self.dataLoader = dataLoader
             self.dataCache = dataCache
@@ -52,6 +57,7 @@ extension ImagePipeline {
             self.maxConcurrentDecodes = maxConcurrentDecodes
             self.maxConcurrentProcessing = maxConcurrentProcessing
             self.cacheKeyFilter = cacheKeyFilter
+            self.resumableData = resumableData
             self.isProgressiveDecodingEnabled = isProgressiveDecodingEnabled
         }
     }

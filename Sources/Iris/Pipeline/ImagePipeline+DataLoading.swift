@@ -35,14 +35,17 @@ extension ImagePipeline {
         }
     }
 
-    /// Collects the loader's chunks, reporting progress after each.
+    /// Collects the loader's chunks, reporting progress after each. A download cancelled after
+    /// some bytes is kept for resuming when the loader and the server allow it; a kept one is
+    /// resumed.
     private func stream(_ request: URLRequest, progress: @Sendable (ImageTask.Progress) -> Void,
                         partial: (@Sendable (Data) -> Void)?) async -> Result<Data, ImageError> {
         var data = Data()
         var total: Int?
         var scans = JPEGScanCounter()
+        let resumable = ResumableLoad(request: request, loader: configuration.dataLoader, store: configuration.resumableData)
         do {
-            for try await event in configuration.dataLoader.loadData(for: request) {
+            for try await event in resumable.events() {
                 switch event {
                 case .response(_, let expectedLength, _):
                     total = expectedLength
@@ -55,13 +58,20 @@ extension ImagePipeline {
                 }
             }
         } catch let error as ImageError {
+            if error == .cancelled { resumable.keep(data) }
             return .failure(error)
         } catch is CancellationError {
+            resumable.keep(data)
             return .failure(.cancelled)
         } catch {
+            if Task.isCancelled { resumable.keep(data) }
             return .failure(Task.isCancelled ? .cancelled : .network(reason: Self.reason(error), url: request.url))
         }
-        return Task.isCancelled ? .failure(.cancelled) : .success(data)
+        if Task.isCancelled {
+            resumable.keep(data)
+            return .failure(.cancelled)
+        }
+        return .success(data)
     }
 
     /// A readable reason for any error.

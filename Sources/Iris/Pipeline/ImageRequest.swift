@@ -85,9 +85,10 @@ public struct ImageRequest: Sendable {
 
     /// A request for a URL (`file:` URLs are read as files).
     public init(url: URL, targetSize: CGSize? = nil, contentMode: ContentMode = .fit, scale: Double = 1,
-                processors: [any ImageProcessing] = [], priority: Priority = .normal) {
+                processors: [any ImageProcessing] = [], priority: Priority = .normal,
+                cachePolicy: CachePolicy = .useCache, options: Options = Options()) {
         self.init(source: url.isFileURL ? .file(url) : .url(url), targetSize: targetSize, contentMode: contentMode,
-                  scale: scale, processors: processors, priority: priority)
+                  scale: scale, processors: processors, priority: priority, cachePolicy: cachePolicy, options: options)
     }
 
     /// The pixel target the decoder shrinks to, if a target size is set.

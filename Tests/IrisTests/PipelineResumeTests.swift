@@ -1,0 +1,109 @@
+import Foundation
+import IrisSamples
+import IrisTestServer
+import Testing
+@testable import Iris
+
+/// A download cancelled part way and loaded again asks only for the rest, through the whole
+/// pipeline (URLSessionDataLoader, a loopback server with validators and ranges).
+@Suite("Pipeline resume")
+struct PipelineResumeTests {
+    static let png: Data = {
+        (try? PNGEncoder().encode(SampleImages.photo(width: 360, height: 240, seed: 21, format: .rgba8, alpha: true),
+                                  options: EncodeOptions())) ?? Data()
+    }()
+
+    static func trickled(_ body: Data, etag: String = "\"v1\"") -> TestHTTPRoute {
+        TestHTTPRoute(body: body, contentType: "image/png", chunkSize: 8192, chunkPause: .milliseconds(15),
+                      etag: etag, ranges: .bytes)
+    }
+
+    static func pipeline(store: ResumableDataStore = ResumableDataStore(), dataCache: (any DataCaching)? = nil) -> ImagePipeline {
+        ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: dataCache,
+                                           resumableData: store))
+    }
+
+    /// Starts `task`, cancels it once at least `bytes` arrived; returns the bytes reported.
+    static func cancel(_ task: ImageTask, after bytes: Int) async -> Int {
+        var seen = 0
+        for await progress in task.progress where progress.completed >= bytes {
+            seen = progress.completed
+            break
+        }
+        task.cancel()
+        return seen
+    }
+
+    @Test("cancelled at a quarter, half, nine tenths: the next load sends Range from there and decodes the same bytes",
+          arguments: [0.25, 0.5, 0.9])
+    func resumeAfterCancel(fraction: Double) async throws {
+        try await withTestServer { server in
+            server.serve("/photo.png", Self.trickled(Self.png))
+            let store = ResumableDataStore()
+            let pipeline = Self.pipeline(store: store)
+            let request = ImageRequest(url: server.url("/photo.png"), options: .init(keepsData: true))
+            let cancelledAt = await Self.cancel(pipeline.task(for: request), after: Int(Double(Self.png.count) * fraction))
+            #expect(await pipelineEventually { store.byteCount > 0 })
+            let kept = store.byteCount
+            #expect(kept >= cancelledAt && kept < Self.png.count)
+
+            let resumed = pipeline.task(for: request)
+            let firstBytes = Task { () -> Int? in
+                for await progress in resumed.progress where progress.completed > 0 { return progress.completed }
+                return nil
+            }
+            let image = try await resumed.image
+            #expect(CRC32.checksum(image.data ?? Data()) == CRC32.checksum(Self.png))
+            #expect(image.bitmap == (try ImageDecoderRegistry.standard.decode(Self.png)).bitmap)
+            #expect(await firstBytes.value == kept)                        // progress continues from N
+            #expect(server.requests("/photo.png").map(\.rangeStart) == [nil, kept])
+            #expect(store.byteCount == 0)
+        }
+    }
+
+    @Test("a coalesced download goes on while one subscriber stays; once both cancel it is kept and resumed")
+    func coalesced() async throws {
+        try await withTestServer { server in
+            server.serve("/photo.png", Self.trickled(Self.png))
+            let store = ResumableDataStore()
+            let pipeline = Self.pipeline(store: store)
+            let request = ImageRequest(url: server.url("/photo.png"))
+            let first = pipeline.task(for: request)
+            let second = pipeline.task(for: request)
+            _ = await Self.cancel(first, after: Self.png.count / 4)
+            try await Task.sleep(for: .milliseconds(60))
+            #expect(server.cancelledRequestCount("/photo.png") == 0)       // the second still wants it
+            #expect(store.byteCount == 0)
+            _ = await Self.cancel(second, after: Self.png.count / 2)
+            #expect(await pipelineEventually { store.byteCount >= Self.png.count / 2 })
+            _ = try await pipeline.task(for: request).image
+            #expect(server.requests("/photo.png").count == 2)
+            #expect((server.requests("/photo.png").last?.rangeStart ?? 0) >= Self.png.count / 2)
+        }
+    }
+
+    @Test("the disk cache holds only complete data; the budget of kept partial data holds")
+    func diskCacheAndBudget() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("iris-resume-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withTestServer { server in
+            server.serve("/a.png", Self.trickled(Self.png))
+            server.serve("/b.png", Self.trickled(Self.png, etag: "\"b\""))
+            let cache = try DataCache(directory: directory)
+            let store = ResumableDataStore(byteLimit: Self.png.count * 3 / 4)
+            let pipeline = Self.pipeline(store: store, dataCache: cache)
+            _ = await Self.cancel(pipeline.task(for: ImageRequest(url: server.url("/a.png"))), after: Self.png.count / 2)
+            #expect(await pipelineEventually { store.keys == [server.url("/a.png").absoluteString] })
+            cache.waitForPendingWrites()
+            #expect(cache.data(for: server.url("/a.png").absoluteString) == nil)
+
+            _ = await Self.cancel(pipeline.task(for: ImageRequest(url: server.url("/b.png"))), after: Self.png.count / 2)
+            #expect(await pipelineEventually { store.keys == [server.url("/b.png").absoluteString] })   // a went
+            #expect(store.byteCount <= store.byteLimit)
+
+            _ = try await pipeline.task(for: ImageRequest(url: server.url("/b.png"))).image
+            cache.waitForPendingWrites()
+            #expect(cache.data(for: server.url("/b.png").absoluteString) == Self.png)
+        }
+    }
+}
