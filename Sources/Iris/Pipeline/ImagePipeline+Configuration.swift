@@ -35,11 +35,12 @@ extension ImagePipeline {
         public var isProgressiveDecodingEnabled: Bool
 
         /// Makes a configuration. Loads go through a new ``URLSessionDataLoader`` unless another
-        /// loader is given; no caches unless given. Decodes and processing default to one per
+        /// loader is given; decoded images are kept in a new ``MemoryCache`` (pass `nil` for
+        /// none); no disk cache unless given. Decodes and processing default to one per
         /// active core.
         public init(dataLoader: any DataLoading = URLSessionDataLoader(),
                     dataCache: (any DataCaching)? = nil,
-                    memoryCache: (any ImageCaching)? = nil,
+                    memoryCache: (any ImageCaching)? = MemoryCache(),
                     decoders: ImageDecoderRegistry = .standard,
                     limits: DecodingLimits = .default,
                     maxConcurrentDownloads: Int = 6,

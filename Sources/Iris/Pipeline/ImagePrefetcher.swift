@@ -31,6 +31,15 @@ public final class ImagePrefetcher: Sendable {
     private struct State {
         var entries: [ImageCacheKey: Entry] = [:]
         var nextToken = 0
+        /// Callers of ``waitUntilFinished()``, resumed when no prefetch is left.
+        var waiters: [CheckedContinuation<Void, Never>] = []
+
+        /// The waiters to resume now that `entries` may have emptied.
+        mutating func takeWaitersIfIdle() -> [CheckedContinuation<Void, Never>] {
+            guard entries.isEmpty else { return [] }
+            defer { waiters = [] }
+            return waiters
+        }
     }
 
     private let state = LockedState(State())
@@ -43,8 +52,21 @@ public final class ImagePrefetcher: Sendable {
         self.priority = priority
     }
 
-    /// Prefetches still running.
+    /// Prefetches still running: how many are left.
     public var activeCount: Int { state.withLock { $0.entries.count } }
+
+    /// Returns once no prefetch is running (at once if none is): every one finished, failed or
+    /// was stopped.
+    public func waitUntilFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                if state.entries.isEmpty { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
 
     /// Starts loading `requests` that are not cached or already being prefetched.
     public func startPrefetching(with requests: [ImageRequest]) {
@@ -53,19 +75,22 @@ public final class ImagePrefetcher: Sendable {
 
     /// Stops prefetching `requests`.
     public func stopPrefetching(with requests: [ImageRequest]) {
-        let cancels = state.withLock { state in
-            requests.compactMap { state.entries.removeValue(forKey: key(for: $0))?.cancel }
+        let (cancels, waiters) = state.withLock { state in
+            (requests.compactMap { state.entries.removeValue(forKey: key(for: $0))?.cancel }, state.takeWaitersIfIdle())
         }
         for cancel in cancels { cancel() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Stops every prefetch.
     public func stopPrefetching() {
-        let cancels = state.withLock { state in
-            defer { state.entries = [:] }
-            return state.entries.values.compactMap(\.cancel)
+        let (cancels, waiters) = state.withLock { state in
+            let cancels = state.entries.values.compactMap(\.cancel)
+            state.entries = [:]
+            return (cancels, state.takeWaitersIfIdle())
         }
         for cancel in cancels { cancel() }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func key(for request: ImageRequest) -> ImageCacheKey {
@@ -117,8 +142,10 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private func remove(_ key: ImageCacheKey, token: Int) {
-        state.withLock { state in
+        let waiters = state.withLock { state in
             if state.entries[key]?.token == token { state.entries[key] = nil }
+            return state.takeWaitersIfIdle()
         }
+        for waiter in waiters { waiter.resume() }
     }
 }

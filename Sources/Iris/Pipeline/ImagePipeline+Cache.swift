@@ -1,0 +1,61 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The pipeline's caches, addressed by request: the decoded image in the memory cache (by
+    /// the request's image key) and the original data in the disk cache (by its data key).
+    public var cache: Cache { Cache(pipeline: self) }
+
+    /// Reads, stores, checks and removes what the pipeline caches for a request.
+    public struct Cache: Sendable {
+        /// Which of the pipeline's caches an operation touches.
+        public struct Stores: OptionSet, Sendable, Hashable {
+            public let rawValue: Int
+            public init(rawValue: Int) { self.rawValue = rawValue }
+            /// Decoded images in memory (``Configuration/memoryCache``).
+            public static let memory = Stores(rawValue: 1)
+            /// Original data on disk (``Configuration/dataCache``).
+            public static let disk = Stores(rawValue: 2)
+            /// Both.
+            public static let all: Stores = [.memory, .disk]
+        }
+
+        let pipeline: ImagePipeline
+
+        /// The decoded image for `request` in the memory cache (synchronous).
+        public func image(for request: ImageRequest) -> LoadedImage? {
+            pipeline.configuration.memoryCache?.image(for: pipeline.imageKey(for: request))?.scaled(for: request)
+        }
+
+        /// Puts `image` in the memory cache as `request`'s result.
+        public func store(_ image: LoadedImage, for request: ImageRequest) {
+            pipeline.configuration.memoryCache?.store(image, for: pipeline.imageKey(for: request))
+        }
+
+        /// The original data of `request` in the disk cache (reads a file: call off the main actor).
+        public func data(for request: ImageRequest) -> Data? {
+            pipeline.configuration.dataCache?.data(for: pipeline.dataKey(for: request))
+        }
+
+        /// Puts `data` in the disk cache as `request`'s original data.
+        public func storeData(_ data: Data, for request: ImageRequest) {
+            pipeline.configuration.dataCache?.store(data, for: pipeline.dataKey(for: request))
+        }
+
+        /// Whether `stores` hold something for `request` (any of them).
+        public func contains(_ request: ImageRequest, in stores: Stores = .all) -> Bool {
+            (stores.contains(.memory) && image(for: request) != nil) || (stores.contains(.disk) && data(for: request) != nil)
+        }
+
+        /// Removes what `stores` hold for `request`.
+        public func remove(_ request: ImageRequest, from stores: Stores = .all) {
+            if stores.contains(.memory) { pipeline.configuration.memoryCache?.remove(for: pipeline.imageKey(for: request)) }
+            if stores.contains(.disk) { pipeline.configuration.dataCache?.remove(for: pipeline.dataKey(for: request)) }
+        }
+
+        /// Empties `stores`.
+        public func removeAll(from stores: Stores = .all) {
+            if stores.contains(.memory) { pipeline.configuration.memoryCache?.removeAll() }
+            if stores.contains(.disk) { pipeline.configuration.dataCache?.removeAll() }
+        }
+    }
+}
