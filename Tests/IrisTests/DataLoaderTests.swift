@@ -85,7 +85,7 @@ struct DataLoaderTests {
     func connectionRefused() async throws {
         let url = try await withTestServer { server in server.url("/photo.png") }
         let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: url)))
-        guard case .network(let reason, url) = load.imageError else {
+        guard case .network(let reason, url, _) = load.imageError else {
             Issue.record("expected a network error, got \(String(describing: load.error))")
             return
         }
@@ -103,7 +103,7 @@ struct DataLoaderTests {
         try await withTestServer { server in
             server.serve("/late.png", TestHTTPRoute(body: png, contentType: "image/png", delay: .seconds(6)))
             let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: 1).loadData(for: URLRequest(url: server.url("/late.png"))))
-            guard case .network(let reason, let url) = load.imageError else {
+            guard case .network(let reason, let url, _) = load.imageError else {
                 Issue.record("expected a network error, got \(String(describing: load.error))")
                 return
             }

@@ -56,7 +56,7 @@ struct FileDecodeTests {
             _ = try ImageDecoderRegistry.standard.decode(contentsOf: missing)
             Issue.record("decoded a missing file")
         } catch {
-            guard case .dataLoadingFailed(let reason) = error else { Issue.record("\(error)"); return }
+            guard case .dataLoadingFailed(let reason, _) = error else { Issue.record("\(error)"); return }
             #expect(reason.contains("iris-no-such-file.png") && reason.contains("No such file"))
         }
         #expect(throws: ImageError.self) { try ImageDecoderRegistry.standard.decode(contentsOf: FileManager.default.temporaryDirectory) }

@@ -113,3 +113,27 @@ struct PipelineAPITests {
         gate.open()
     }
 }
+
+extension PipelineAPITests {
+    struct LibraryError: Error, Equatable { var asset: Int }
+
+    @Test("errors keep their cause: the data closure's own error and the loader's URLError code")
+    func causes() async throws {
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30)))
+        do {
+            _ = try await pipeline.image(for: ImageRequest(source: .data(id: "x") { throw LibraryError(asset: 42) }))
+            Issue.record("a throwing closure loaded")
+        } catch {
+            #expect(error == .dataLoadingFailed(reason: "LibraryError(asset: 42)"))
+            #expect(error.underlyingError as? LibraryError == LibraryError(asset: 42))
+        }
+        let refused = try await withTestServer { server in server.url("/gone.png") }   // server stopped
+        do {
+            _ = try await pipeline.image(for: ImageRequest(url: refused))
+            Issue.record("a refused connection loaded")
+        } catch {
+            guard case .network = error else { Issue.record("\(error)"); return }
+            #expect(error.urlErrorCode == .cannotConnectToHost, "\(String(describing: error.underlyingError))")
+        }
+    }
+}

@@ -151,7 +151,7 @@ struct PipelineTests {
             _ = try await pipeline.image(for: missing)
             Issue.record("a missing file loaded")
         } catch {
-            guard case .dataLoadingFailed(let reason) = error else {
+            guard case .dataLoadingFailed(let reason, _) = error else {
                 Issue.record("unexpected error \(error)")
                 return
             }

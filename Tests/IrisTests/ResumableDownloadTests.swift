@@ -76,7 +76,7 @@ struct ResumableDownloadTests {
             server.serve("/file", TestHTTPRoute(body: Self.body, dropAfterBytes: 10_000, etag: "\"v1\"", ranges: .bytes))
             let partial = ResumableData(data: Self.body.prefix(50_000), validator: "\"v1\"", totalLength: Self.body.count)
             let (loaded, _) = await load(server, resuming: partial)
-            guard case .network(let reason, _)? = loaded.imageError else {
+            guard case .network(let reason, _, _)? = loaded.imageError else {
                 Issue.record("a cut 206 gave \(String(describing: loaded.error))")
                 return
             }

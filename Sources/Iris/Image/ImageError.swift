@@ -25,10 +25,11 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case httpStatus(code: Int, url: URL?)
     /// The response was not an image (an HTML page, JSON), though it came with success.
     case notAnImage(ImageFormat, url: URL?)
-    /// The transport failed (connection refused, reset, timed out).
-    case network(reason: String, url: URL?)
-    /// A `.data(id:load:)` closure or a file read threw.
-    case dataLoadingFailed(reason: String)
+    /// The transport failed (connection refused, reset, timed out). `cause` is the loader's
+    /// own error (a `URLError`: see ``urlErrorCode``).
+    case network(reason: String, url: URL?, cause: ErrorCause = .none)
+    /// A `.data(id:load:)` closure or a file read threw; `cause` is what it threw.
+    case dataLoadingFailed(reason: String, cause: ErrorCause = .none)
     /// The request asked for cached data only and there was none.
     case notCached
     /// The task was cancelled.
@@ -78,9 +79,9 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "HTTP \(code)" + (url.map { " for \($0.absoluteString)" } ?? "")
         case let .notAnImage(format, url):
             return "the response is \(format), not an image" + (url.map { " (\($0.absoluteString))" } ?? "")
-        case let .network(reason, url):
+        case let .network(reason, url, _):
             return "network error: \(reason)" + (url.map { " (\($0.absoluteString))" } ?? "")
-        case .dataLoadingFailed(let reason):
+        case .dataLoadingFailed(let reason, _):
             return "loading the data failed: \(reason)"
         case .notCached:
             return "the image is not in the cache and the request forbids loading it"
@@ -112,6 +113,42 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
     }
+}
+
+extension ImageError {
+    /// The error underneath a network or data-loading failure: the loader's `URLError`, or what
+    /// a `.data` closure or a file read threw.
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .network(_, _, let cause), .dataLoadingFailed(_, let cause): cause.error
+        default: nil
+        }
+    }
+
+    /// The `URLError` code of a network failure, when the loader gave one.
+    public var urlErrorCode: URLError.Code? {
+        guard let error = underlyingError else { return nil }
+        if let error = error as? URLError { return error.code }
+        let nsError = error as NSError
+        return nsError.domain == NSURLErrorDomain ? URLError.Code(rawValue: nsError.code) : nil
+    }
+}
+
+/// The error underneath an ``ImageError``, kept so callers can reach it. It is context, not
+/// identity: two ``ImageError``s that differ only in their causes are equal.
+public struct ErrorCause: Sendable, Equatable, CustomStringConvertible {
+    /// The error itself; `nil` when nothing lies underneath.
+    public let error: (any Error)?
+
+    /// Keeps `error`.
+    public init(_ error: (any Error)?) { self.error = error }
+
+    /// No cause.
+    public static let none = ErrorCause(nil)
+
+    public static func == (lhs: ErrorCause, rhs: ErrorCause) -> Bool { true }
+
+    public var description: String { error.map { String(describing: $0) } ?? "none" }
 }
 
 extension ImageError: LocalizedError {

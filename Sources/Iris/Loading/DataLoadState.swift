@@ -66,17 +66,18 @@ struct DataLoadState {
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCancelled { return .cancelled }
         if let expectedLength, receivedLength < expectedLength, receivedLength > 0 || nsError.code == NSURLErrorNetworkConnectionLost {
-            return connectionLost(expected: expectedLength)
+            return connectionLost(expected: expectedLength, cause: error)
         }
         if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
             let progress = receivedLength > 0 ? " after \(receivedLength.grouped) bytes" : " waiting for the server"
-            return .network(reason: "timed out" + progress, url: url)
+            return .network(reason: "timed out" + progress, url: url, cause: ErrorCause(error))
         }
-        return .network(reason: nsError.localizedDescription, url: url)
+        return .network(reason: nsError.localizedDescription, url: url, cause: ErrorCause(error))
     }
 
-    private func connectionLost(expected: Int) -> ImageError {
-        .network(reason: "connection lost after \(receivedLength.grouped) of \(expected.grouped) bytes", url: url)
+    private func connectionLost(expected: Int, cause: (any Error)? = nil) -> ImageError {
+        .network(reason: "connection lost after \(receivedLength.grouped) of \(expected.grouped) bytes", url: url,
+                 cause: ErrorCause(cause))
     }
 
     private mutating func check() -> Action {

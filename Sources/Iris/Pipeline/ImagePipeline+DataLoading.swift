@@ -15,7 +15,7 @@ extension ImagePipeline {
             do {
                 return .success(try Data(contentsOf: url, options: .mappedIfSafe))
             } catch {
-                return .failure(.dataLoadingFailed(reason: "cannot read \(url.path): \(Self.reason(error))"))
+                return .failure(.dataLoadingFailed(reason: "cannot read \(url.path): \(Self.reason(error))", cause: ErrorCause(error)))
             }
         case .data(_, let load):
             do {
@@ -26,7 +26,7 @@ extension ImagePipeline {
             } catch is CancellationError {
                 return .failure(.cancelled)
             } catch {
-                return .failure(.dataLoadingFailed(reason: Self.reason(error)))
+                return .failure(.dataLoadingFailed(reason: Self.reason(error), cause: ErrorCause(error)))
             }
         case .url(let url):
             return await stream(URLRequest(url: url), progress: progress, partial: partial)
@@ -65,7 +65,8 @@ extension ImagePipeline {
             return .failure(.cancelled)
         } catch {
             if Task.isCancelled { resumable.keep(data) }
-            return .failure(Task.isCancelled ? .cancelled : .network(reason: Self.reason(error), url: request.url))
+            return .failure(Task.isCancelled ? .cancelled : .network(reason: Self.reason(error), url: request.url,
+                                                                     cause: ErrorCause(error)))
         }
         if Task.isCancelled {
             resumable.keep(data)
