@@ -49,6 +49,9 @@ extension ImagePipeline {
                           observer: @escaping SharedOperation<LoadedImage>.Observer) -> StageSubscription<LoadedImage> {
         let stageKey = ImageStageKey(imageKey: key.decodeKey, cachePolicy: request.cachePolicy, keepsData: false)
         return decodeStage.subscribe(to: stageKey, priority: priority, observer: observer) { operation in
+            if case .file(let url) = request.source, request.cachePolicy != .returnCacheDataDontLoad {
+                return decodeFile(at: url, for: request, into: operation)
+            }
             let previews = PreviewDecoder()
             let upstream = subscribeData(request, priority: operation.priority) { [self] event in
                 switch event {
@@ -122,6 +125,25 @@ extension ImagePipeline {
             let result = await loadData(for: request.source, progress: progress, partial: partial)
             if case .success(let data) = result, request.source.isRemote {
                 configuration.dataCache?.store(data, for: dataKey)
+            }
+            operation.finish(result)
+        }
+        operation.onCancel { job.cancel() }
+        operation.onPriorityChange { job.setPriority($0) }
+    }
+
+    /// Decodes a file source straight from the file, mapped, giving back the pages the decoder
+    /// has read (``ImageDecoderRegistry/decode(contentsOf:options:)``): a large file is never
+    /// resident whole. The original data handed on is the file mapped again (no read).
+    private func decodeFile(at url: URL, for request: ImageRequest, into operation: SharedOperation<LoadedImage>) {
+        let options = decodeOptions(for: request)
+        let decoders = configuration.decoders
+        let job = decodeQueue.enqueue(priority: operation.priority) {
+            guard !Task.isCancelled else { return }
+            let result = Result { () throws(ImageError) -> LoadedImage in
+                var image = try decoders.decode(contentsOf: url, options: options)
+                image.data = try? Data(contentsOf: url, options: .alwaysMapped)
+                return image
             }
             operation.finish(result)
         }
