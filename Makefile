@@ -2,7 +2,7 @@
 SWIFT ?= swift
 DEMO := demo-output
 
-.PHONY: test demo deps build clean bad-input-corpus
+.PHONY: test demo deps build clean bad-input-corpus fuzz fuzz-build fuzz-replay
 
 deps:
 	scripts/install-deps
@@ -27,6 +27,34 @@ demo: deps
 bad-input-corpus: build
 	IRIS_KEEP_CORPUS=$(CURDIR)/bad-input-corpus $(SWIFT) test --skip-build --filter BadInputTests
 	@echo "The corpus is in bad-input-corpus/"
+
+# Fuzzing (libFuzzer + AddressSanitizer) of Iris's own parsers: Fuzz/ is a separate package.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= FuzzDecode FuzzDecodeAtTarget FuzzHeader FuzzDataCacheEntry FuzzProgressivePrefix
+FUZZ_FLAGS := -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xcc -fsanitize=fuzzer-no-link,address
+
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build $(FUZZ_FLAGS)
+
+# Runs each target for FUZZ_SECONDS; new corpus entries stay in Fuzz/corpus (not in git), crashes
+# land in Fuzz/crashes: minimise them (`-minimize_crash=1`) into Fuzz/regressions/<target>/.
+fuzz: fuzz-build
+	scripts/make-fuzz-seeds
+	cat Fuzz/dictionaries/*.dict > Fuzz/.build/all.dict
+	mkdir -p Fuzz/crashes
+	for target in $(FUZZ_TARGETS); do \
+	  mkdir -p Fuzz/corpus/$$target; \
+	  SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -dict=Fuzz/.build/all.dict -artifact_prefix=Fuzz/crashes/$$target- \
+	    -print_final_stats=1 Fuzz/corpus/$$target Fuzz/seeds || exit 1; \
+	done
+
+# Replays the committed regression corpus (every crash found, minimised) once per input.
+fuzz-replay: fuzz-build
+	for target in $(FUZZ_TARGETS); do \
+	  files=$$(ls Fuzz/regressions/$$target/* 2>/dev/null || true); \
+	  if [ -n "$$files" ]; then SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$target -timeout=10 $$files || exit 1; fi; \
+	done
 
 clean:
 	rm -rf .build $(DEMO)

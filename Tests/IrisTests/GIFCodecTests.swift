@@ -28,6 +28,23 @@ struct GIFCodecTests {
         return try decoder.decode(data, job: DecodeJob(header: header, outputSize: output ?? header.storedSize))
     }
 
+    @Test("an interlaced frame claiming 20000×20000 on a 16×16 screen is over the limit, not a 400 MB allocation")
+    func interlacedFrameBomb() throws {
+        let frame = GIFTestWriter.Frame(width: 4, height: 4, indices: [UInt8](repeating: 1, count: 16), interlaced: true)
+        var data = try GIFTestWriter.gif(width: 16, height: 16, palette: [(0, 0, 0), (255, 0, 0)], frames: [frame])
+        // The image descriptor follows the 6-byte header, the 7-byte screen descriptor and the
+        // 2-colour palette: 0x2C, left, top, width, height (little-endian), flags.
+        let descriptor = 6 + 7 + 2 * 3
+        #expect(data[descriptor] == 0x2C)
+        for (offset, value) in [(5, UInt16(20000)), (7, UInt16(20000))] {
+            data[descriptor + offset] = UInt8(value & 0xFF)
+            data[descriptor + offset + 1] = UInt8(value >> 8)
+        }
+        #expect(throws: ImageError.overLimit(.pixels(width: 20000, height: 20000, limit: DecodingLimits.default.maxPixels))) {
+            try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 8, height: 8)))
+        }
+    }
+
     @Test("an opaque frame decodes to exactly its palette colours, interlaced or not", arguments: [false, true])
     func opaque(interlaced: Bool) throws {
         let (width, height) = (37, 29)

@@ -50,6 +50,9 @@ public struct GIFDecoder: ImageDecoding {
             }
             let format: PixelFormat = Self.hasTransparency(frame, canvas: canvas) ? .rgba8 : .rgbx8
             let sink = makeRowSink(source: canvas, output: job.outputSize, format: format, kernel: job.kernel)
+            // An interlaced frame's indices are held whole: its own size, not only the
+            // canvas's, must be within the limits (a 60000² frame on a 16² canvas is a bomb).
+            if frame.interlaced { try job.limits.check(width: frame.width, height: frame.height, format: .gif) }
             let rows = try GIFFrameRows(frame: frame, canvas: canvas, reader: reader)
             let row = UnsafeMutableRawBufferPointer.allocate(byteCount: canvas.width * 4, alignment: 16)
             defer { row.deallocate() }
