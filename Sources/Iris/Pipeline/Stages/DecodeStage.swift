@@ -17,20 +17,23 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         var cachePolicy: ImageRequest.CachePolicy
     }
 
-    let pipeline: ImagePipeline
-    let request: ImageRequest
     let dataKey: DataKey
     private let isDecodingPreview = LockedState(false)
 
     init(pipeline: ImagePipeline, request: ImageRequest, dataKey: DataKey) {
-        self.pipeline = pipeline
-        self.request = request
         self.dataKey = dataKey
+        super.init(pipeline: pipeline, request: request)
     }
 
     override func start() {
         if case .file(let url) = request.source, request.cachePolicy != .returnCacheDataDontLoad {
-            return decodeFile(at: url)
+            // Straight from the mapped file, giving back the pages the decoder has read
+            // (``ImageDecoderRegistry/decode(contentsOf:options:)``). The original data handed
+            // on is the file mapped again (no read).
+            return decode { decoders, options throws(ImageError) in
+                StageImage(image: try decoders.decode(contentsOf: url, options: options),
+                           originalData: try? Data(contentsOf: url, options: .alwaysMapped))
+            }
         }
         subscribe { priority in
             pipeline.fetchData(request, dataKey: dataKey, priority: priority) { [self] event in
@@ -38,35 +41,23 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
                 case .progress(let progress): publish(progress)
                 case .partial(let data): decodePreview(of: data)
                 case .finished(.failure(let error)): finish(.failure(error))
-                case .finished(.success(let data)): decode(data)
+                case .finished(.success(let data)):
+                    decode { decoders, options throws(ImageError) in
+                        StageImage(image: try decoders.decode(data, options: options), originalData: data)
+                    }
                 }
             }
         }
     }
 
-    private func decode(_ data: Data) {
+    /// Runs `body` in the decode queue with the decoders and the request's options, and
+    /// finishes with its result.
+    private func decode(_ body: @escaping @Sendable (ImageDecoderRegistry, DecodeOptions) throws(ImageError) -> StageImage) {
         let options = decodeOptions()
         let decoders = pipeline.configuration.decoders
         enqueue(in: pipeline.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
-            finish(Result { () throws(ImageError) in
-                StageImage(image: try decoders.decode(data, options: options), originalData: data)
-            })
-        }
-    }
-
-    /// Decodes from the mapped file, giving back the pages the decoder has read
-    /// (``ImageDecoderRegistry/decode(contentsOf:options:)``). The original data handed on is
-    /// the file mapped again (no read).
-    private func decodeFile(at url: URL) {
-        let options = decodeOptions()
-        let decoders = pipeline.configuration.decoders
-        enqueue(in: pipeline.decodeQueue) { [self] in
-            guard !Task.isCancelled else { return }
-            finish(Result { () throws(ImageError) in
-                let image = try decoders.decode(contentsOf: url, options: options)
-                return StageImage(image: image, originalData: try? Data(contentsOf: url, options: .alwaysMapped))
-            })
+            finish(Result { () throws(ImageError) in try body(decoders, options) })
         }
     }
 

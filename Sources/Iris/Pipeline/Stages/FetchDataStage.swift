@@ -14,14 +14,11 @@ final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
         var cachePolicy: ImageRequest.CachePolicy
     }
 
-    let pipeline: ImagePipeline
-    let request: ImageRequest
     let dataKey: DataKey
 
     init(pipeline: ImagePipeline, request: ImageRequest, dataKey: DataKey) {
-        self.pipeline = pipeline
-        self.request = request
         self.dataKey = dataKey
+        super.init(pipeline: pipeline, request: request)
     }
 
     override func start() {

@@ -65,6 +65,16 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
 
     private let state = LockedState(State())
 
+    /// The pipeline whose caches, queues and codecs the stage uses.
+    let pipeline: ImagePipeline
+    /// The request that started the stage (requests joining it later share its key).
+    let request: ImageRequest
+
+    init(pipeline: ImagePipeline, request: ImageRequest) {
+        self.pipeline = pipeline
+        self.request = request
+    }
+
     /// Begins the work. Called once, after the first subscriber has joined, outside any lock.
     func start() {
         preconditionFailure("\(Self.self) must override start()")

@@ -12,14 +12,11 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
         var cachePolicy: ImageRequest.CachePolicy
     }
 
-    let pipeline: ImagePipeline
-    let request: ImageRequest
     let keys: RequestKeys
 
     init(pipeline: ImagePipeline, request: ImageRequest, keys: RequestKeys) {
-        self.pipeline = pipeline
-        self.request = request
         self.keys = keys
+        super.init(pipeline: pipeline, request: request)
     }
 
     override func start() {
