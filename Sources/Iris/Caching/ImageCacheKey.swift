@@ -10,7 +10,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     /// Identifiers of the processors, in order.
     public var processors: [String]
 
-    /// Makes a key.
+    /// Makes a key; the pipeline makes its own with ``ImagePipeline/imageKey(for:)``.
     public init(dataKey: String, target: DecodeTarget? = nil, skipsOrientation: Bool = false, processors: [String] = []) {
         self.dataKey = dataKey
         self.target = target

@@ -24,7 +24,8 @@ public final class ImagePipeline: Sendable {
     let decodeQueue: WorkQueue
     let processQueue: WorkQueue
 
-    /// Makes a pipeline.
+    /// Makes a pipeline over `configuration`'s loader, caches and decoders, with one work
+    /// queue per kind of work sized by its limits.
     public init(configuration: Configuration) {
         self.configuration = configuration
         dataCacheQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDataCacheReads)

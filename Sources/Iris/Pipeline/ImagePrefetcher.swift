@@ -51,7 +51,7 @@ public final class ImagePrefetcher: Sendable {
 
     private let state = LockedState(State())
 
-    /// Makes a prefetcher.
+    /// Makes a prefetcher that loads through `pipeline` into `destination` at `priority`.
     public init(pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,
                 priority: ImageRequest.Priority = .low) {
         self.pipeline = pipeline

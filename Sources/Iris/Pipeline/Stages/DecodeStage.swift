@@ -9,7 +9,7 @@ import Foundation
 /// JPEG arrives, decodes previews of the data so far: one at a time, in the decode queue; data
 /// offered while one runs is dropped (the next scan brings more anyway).
 final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
-    /// The coalescing key.
+    /// Requests with equal keys share one decode.
     struct Key: Hashable, Sendable {
         var data: DataKey
         var target: DecodeTarget?

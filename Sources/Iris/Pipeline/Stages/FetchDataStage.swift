@@ -8,7 +8,7 @@ import Foundation
 /// download progress and, when progressive decoding is on, the data so far each time a
 /// progressive JPEG completes a scan (``StageEvent/partial(_:)``).
 final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
-    /// The coalescing key.
+    /// Requests with equal keys share one fetch.
     struct Key: Hashable, Sendable {
         var data: DataKey
         var cachePolicy: ImageRequest.CachePolicy

@@ -6,7 +6,7 @@ import Foundation
 /// Shared by requests with the same image key and cache policy. Previews from the decode stage
 /// are processed on the preview decode's thread (previews are few and small) and passed on.
 final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
-    /// The coalescing key.
+    /// Requests with equal keys share one processing (and one memory-cache write).
     struct Key: Hashable, Sendable {
         var image: ImageCacheKey
         var cachePolicy: ImageRequest.CachePolicy
