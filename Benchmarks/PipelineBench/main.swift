@@ -89,7 +89,7 @@ do {
     let disk = try DataCache(directory: directory, sizeLimit: 1 << 30)
     let urls = (0..<count).map { URL(string: "https://bench.invalid/disk/\($0).jpg")! }
     for (index, url) in urls.enumerated() { disk.store(try encodedPhoto(index), for: url.absoluteString) }
-    await disk.flush()
+    await disk.waitForPendingWrites()
     let decodeOptions = DecodeOptions(target: DecodeTarget(width: 128, height: 128))
 
     let viaPipeline = try await best(3) {

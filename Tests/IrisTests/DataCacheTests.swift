@@ -80,19 +80,19 @@ struct DataCacheTests {
         // A read right after a store is a hit, written or not.
         #expect(cache.data(for: "a") == payload)
         #expect(cache.data(for: "b") == nil)
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(FileManager.default.fileExists(atPath: cache.fileURL(for: "a").path))
         #expect(cache.data(for: "a") == payload)
         #expect(cache.totalSize == entryBytes(in: directory))
         #expect(cache.totalSize == DataCacheEntryFile.fileSize(keyCount: 1, payloadCount: payload.count))
         // Empty data is an entry too.
         cache.store(Data(), for: "empty")
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.data(for: "empty") == Data())
         // Replacing.
         let second = cachePattern(count: 5_000, seed: 2)
         cache.store(second, for: "a")
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.data(for: "a") == second)
         #expect(cache.count == 2)
         #expect(cache.totalSize == entryBytes(in: directory))
@@ -104,7 +104,7 @@ struct DataCacheTests {
         let keys = (0..<10).map { "https://example.com/photo-\($0).jpg" }
         let first = try DataCache(directory: directory)
         for (index, key) in keys.enumerated() { first.store(cachePattern(count: 1_000 * (index + 1), seed: UInt64(index)), for: key) }
-        await first.flush()
+        await first.waitForPendingWrites()
         let reopened = try DataCache(directory: directory)
         #expect(reopened.count == keys.count)
         #expect(reopened.totalSize == first.totalSize)
@@ -120,7 +120,7 @@ struct DataCacheTests {
         let cache = try DataCache(directory: directory)
         for key in ["a", "b", "c"] {
             cache.store(Data(key.utf8), for: key)
-            await cache.flush()
+            await cache.waitForPendingWrites()
             try await Task.sleep(for: .milliseconds(30)) // file times are only a few ms fine
         }
         #expect(cache.data(for: "a") != nil) // refreshes the file's time as well
@@ -137,7 +137,7 @@ struct DataCacheTests {
         let payload = cachePattern(count: 20_000, seed: 3)
         for cut in [1, 10_000, 19_999 + 32 + 1] {
             cache.store(payload, for: "k")
-            await cache.flush()
+            await cache.waitForPendingWrites()
             let url = cache.fileURL(for: "k")
             let full = try Data(contentsOf: url)
             try full.prefix(full.count - cut).write(to: url)
@@ -148,7 +148,7 @@ struct DataCacheTests {
         // A file shorter than a header, and an empty one.
         for length in [0, 5] {
             cache.store(payload, for: "k")
-            await cache.flush()
+            await cache.waitForPendingWrites()
             try Data(repeating: 0x49, count: length).write(to: cache.fileURL(for: "k"))
             #expect(cache.data(for: "k") == nil)
             #expect(!FileManager.default.fileExists(atPath: cache.fileURL(for: "k").path))
@@ -163,7 +163,7 @@ struct DataCacheTests {
         let fileSize = DataCacheEntryFile.fileSize(keyCount: 1, payloadCount: payload.count)
         for offset in [DataCacheEntryFile.headerSize + 1, fileSize / 2, fileSize - 1] {
             cache.store(payload, for: "k")
-            await cache.flush()
+            await cache.waitForPendingWrites()
             try flipByte(at: offset, in: cache.fileURL(for: "k"))
             #expect(cache.data(for: "k") == nil)
             #expect(!FileManager.default.fileExists(atPath: cache.fileURL(for: "k").path))
@@ -179,7 +179,7 @@ struct DataCacheTests {
         let payload = cachePattern(count: 3_000, seed: 5)
         for offset in 0..<(DataCacheEntryFile.headerSize + key.utf8.count) {
             cache.store(payload, for: key)
-            await cache.flush()
+            await cache.waitForPendingWrites()
             #expect(cache.data(for: key) == payload)
             try flipByte(at: offset, in: cache.fileURL(for: key))
             #expect(cache.data(for: key) == nil, "flipped header byte \(offset) went unnoticed")
@@ -192,7 +192,7 @@ struct DataCacheTests {
         defer { cleanUp(directory) }
         let cache = try DataCache(directory: directory)
         cache.store(Data("payload of a".utf8), for: "a")
-        await cache.flush()
+        await cache.waitForPendingWrites()
         // Pretend "a" and "b" collide: put a's file under b's name.
         try FileManager.default.copyItem(at: cache.fileURL(for: "a"), to: cache.fileURL(for: "b"))
         let reopened = try DataCache(directory: directory)
@@ -210,12 +210,12 @@ struct DataCacheTests {
         let cache = try DataCache(directory: directory, sizeLimit: limit)
         let keys = (0..<11).map { String(UnicodeScalar(UInt8(97 + $0))) } // a…k
         for key in keys[0..<8] { cache.store(cachePattern(count: payloadSize, seed: UInt64(key.utf8.first!)), for: key) }
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.data(for: "a") != nil)
         #expect(cache.data(for: "b") != nil)
         // Now c and d are the least recently used; going over the limit trims to 90%.
         for key in keys[8...] { cache.store(cachePattern(count: payloadSize, seed: UInt64(key.utf8.first!)), for: key) }
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.totalSize <= limit)
         #expect(cache.totalSize <= cache.trimmedSize)
         #expect(cache.totalSize == entryBytes(in: directory))
@@ -226,7 +226,7 @@ struct DataCacheTests {
         }
         // Many more than fit: the total never ends over the limit.
         for index in 0..<40 { cache.store(cachePattern(count: payloadSize, seed: UInt64(index)), for: "more-\(index)") }
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.totalSize <= limit)
         #expect(cache.totalSize == entryBytes(in: directory))
         #expect(cache.data(for: "more-39") != nil)
@@ -242,10 +242,10 @@ struct DataCacheTests {
         let cache = try DataCache(directory: directory, sizeLimit: 10_000)
         cache.store(Data(count: 100), for: "small")
         cache.store(Data(count: 100), for: "big")
-        await cache.flush()
+        await cache.waitForPendingWrites()
         cache.store(Data(count: 10_000), for: "big") // plus the header: over the limit
         #expect(cache.data(for: "big") == nil) // and the older, smaller "big" is gone too
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.data(for: "small") != nil)
         #expect(fileNames(in: directory) == [DataCache.fileName(for: "small")])
     }
@@ -257,11 +257,11 @@ struct DataCacheTests {
         for index in 0..<5 { cache.store(cachePattern(count: 1_000, seed: UInt64(index)), for: "\(index)") }
         cache.remove(for: "0") // possibly still pending
         #expect(cache.data(for: "0") == nil)
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.data(for: "0") == nil)
         cache.remove(for: "1")
         #expect(cache.data(for: "1") == nil)
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.count == 3)
         #expect(fileNames(in: directory).count == 3)
         cache.store(Data(count: 10), for: "pending")
@@ -269,11 +269,11 @@ struct DataCacheTests {
         #expect(cache.data(for: "pending") == nil)
         #expect(cache.data(for: "2") == nil)
         #expect(cache.totalSize == 0)
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(fileNames(in: directory).isEmpty)
         // Usable afterwards.
         cache.store(Data(count: 10), for: "again")
-        cache.waitForPendingWrites()
+        await cache.waitForPendingWrites()
         #expect(try DataCache(directory: directory).data(for: "again") == Data(count: 10))
     }
 
@@ -296,10 +296,10 @@ struct DataCacheTests {
         defer { cleanUp(directory) }
         let cache = try DataCache(directory: directory)
         cache.store(Data(count: 10), for: "before")
-        await cache.flush()
+        await cache.waitForPendingWrites()
         try FileManager.default.removeItem(at: directory) // every later write fails
         cache.store(Data(count: 100), for: "after")
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.data(for: "after") == nil)
         #expect(cache.data(for: "before") == nil) // its file went with the directory
         #expect(cache.totalSize == 0)
@@ -342,7 +342,7 @@ struct DataCacheTests {
             for await count in group { invalid += count }
             #expect(invalid == 0)
         }
-        await cache.flush()
+        await cache.waitForPendingWrites()
         #expect(cache.totalSize <= 400_000)
         #expect(cache.totalSize == entryBytes(in: directory))
         #expect(cache.count == fileNames(in: directory).count)

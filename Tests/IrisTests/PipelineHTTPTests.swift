@@ -161,7 +161,7 @@ extension PipelineTests {
                 let url = server.url("/photo.png")
                 let firstCache = try DataCache(directory: directory)
                 let first = try await Self.pipeline(dataCache: firstCache).image(for: url)
-                await firstCache.flush()
+                await firstCache.waitForPendingWrites()
                 #expect(server.totalRequestCount == 1)
 
                 let decodes = PipelineCounter()

@@ -94,7 +94,7 @@ struct PipelineResumeTests {
             let pipeline = Self.pipeline(store: store, dataCache: cache)
             _ = await Self.cancel(pipeline.task(for: ImageRequest(url: server.url("/a.png"))), after: Self.png.count / 2)
             #expect(await pipelineEventually { store.keys == [server.url("/a.png").absoluteString] })
-            cache.waitForPendingWrites()
+            await cache.waitForPendingWrites()
             #expect(cache.data(for: server.url("/a.png").absoluteString) == nil)
 
             _ = await Self.cancel(pipeline.task(for: ImageRequest(url: server.url("/b.png"))), after: Self.png.count / 2)
@@ -102,7 +102,7 @@ struct PipelineResumeTests {
             #expect(store.byteCount <= store.byteLimit)
 
             _ = try await pipeline.task(for: ImageRequest(url: server.url("/b.png"))).image
-            cache.waitForPendingWrites()
+            await cache.waitForPendingWrites()
             #expect(cache.data(for: server.url("/b.png").absoluteString) == Self.png)
         }
     }

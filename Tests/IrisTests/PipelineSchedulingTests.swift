@@ -18,7 +18,7 @@ extension PipelineTests {
             }
             tasks.append(pipeline.task(for: ImageRequest(url: Self.url("urgent"), priority: .veryHigh)))
             tasks.append(pipeline.task(for: ImageRequest(url: Self.url("normal"), priority: .normal)))
-            #expect(pipeline.dataQueue.queuedCount == 5)
+            #expect(pipeline.loadQueue.queuedCount == 5)
             loader.release()
             for task in tasks { _ = try await task.image }
             #expect(loader.startedURLs.map(\.lastPathComponent)
@@ -77,13 +77,13 @@ extension PipelineTests {
             #expect(await pipelineEventually { loader.loadCount == 1 })
             let queued = pipeline.task(for: ImageRequest(url: Self.url("queued")))
             let next = pipeline.task(for: ImageRequest(url: Self.url("next")))
-            #expect(pipeline.dataQueue.queuedCount == 2)
+            #expect(pipeline.loadQueue.queuedCount == 2)
             queued.cancel()
-            #expect(pipeline.dataQueue.queuedCount == 1)
+            #expect(pipeline.loadQueue.queuedCount == 1)
             running.cancel()
             // The slot is free at once, so "next" starts while the loader is still held.
             #expect(await pipelineEventually { loader.startedURLs.last?.lastPathComponent == "next.gif" })
-            #expect(pipeline.dataQueue.queuedCount == 0)
+            #expect(pipeline.loadQueue.queuedCount == 0)
             loader.release()
             _ = try await next.image
             #expect(loader.startedURLs.map(\.lastPathComponent) == ["running.gif", "next.gif"])

@@ -192,15 +192,15 @@ public final class DataCache: DataCaching, Sendable {
     /// Number of entries on disk (written entries only).
     public var count: Int { state.withLock { $0.index.count } }
 
-    /// Waits until every write and removal requested so far has reached the disk.
-    public func flush() async {
+    /// Waits, suspending, until every write and removal requested so far has reached the disk.
+    public func waitForPendingWrites() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { continuation.resume() }
         }
     }
 
-    /// Blocks until every write and removal requested so far has reached the disk. Do not call
-    /// it from the cache's own queue (there is no way to get there from outside).
+    /// The same wait, blocking the calling thread: for code that cannot suspend. Do not call it
+    /// from the cache's own queue (there is no way to get there from outside).
     public func waitForPendingWrites() {
         queue.sync {}
     }

@@ -15,7 +15,7 @@ extension ImagePipeline {
             public static let memory = Stores(rawValue: 1)
             /// Original data on disk (``Configuration/dataCache``).
             public static let disk = Stores(rawValue: 2)
-            /// Both.
+            /// Memory and disk.
             public static let all: Stores = [.memory, .disk]
         }
 

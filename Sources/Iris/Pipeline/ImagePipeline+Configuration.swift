@@ -11,12 +11,15 @@ extension ImagePipeline {
         public var dataCache: (any DataCaching)?
         /// Decoded, processed images, read synchronously before anything else. `nil`: none.
         public var memoryCache: (any ImageCaching)?
-        /// The decoders.
+        /// Picks a decoder by the data's format (sniffed from its first bytes) and decodes at the
+        /// request's target. ``ImageDecoderRegistry/standard`` by default.
         public var decoders: ImageDecoderRegistry
         /// Bounds every decode must stay within.
         public var limits: DecodingLimits
         /// The most data loads running at once (network, files and `.data` closures alike).
         public var maxConcurrentDownloads: Int
+        /// The most disk-cache reads running at once.
+        public var maxConcurrentDataCacheReads: Int
         /// The most decodes running at once.
         public var maxConcurrentDecodes: Int
         /// The most processor chains running at once.
@@ -44,6 +47,7 @@ extension ImagePipeline {
                     decoders: ImageDecoderRegistry = .standard,
                     limits: DecodingLimits = .default,
                     maxConcurrentDownloads: Int = 6,
+                    maxConcurrentDataCacheReads: Int = 2,
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
                     maxConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
                     cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
@@ -55,6 +59,7 @@ extension ImagePipeline {
             self.decoders = decoders
             self.limits = limits
             self.maxConcurrentDownloads = maxConcurrentDownloads
+            self.maxConcurrentDataCacheReads = maxConcurrentDataCacheReads
             self.maxConcurrentDecodes = maxConcurrentDecodes
             self.maxConcurrentProcessing = maxConcurrentProcessing
             self.cacheKeyFilter = cacheKeyFilter

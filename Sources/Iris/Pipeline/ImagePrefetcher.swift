@@ -22,6 +22,13 @@ public final class ImagePrefetcher: Sendable {
     /// The priority prefetches run at (requests' own priorities are ignored).
     public let priority: ImageRequest.Priority
 
+    /// What a prefetch is known by: the image key when it goes to the memory cache, the data
+    /// key when it goes to the disk cache.
+    private enum Key: Hashable {
+        case image(ImageCacheKey)
+        case data(DataKey)
+    }
+
     /// A running prefetch; `cancel` is set once the work has started.
     private struct Entry {
         let token: Int
@@ -29,7 +36,7 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private struct State {
-        var entries: [ImageCacheKey: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         var nextToken = 0
         /// Callers of ``waitUntilFinished()``, resumed when no prefetch is left.
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -44,7 +51,7 @@ public final class ImagePrefetcher: Sendable {
 
     private let state = LockedState(State())
 
-    /// Makes a prefetcher.
+    /// Makes a prefetcher that loads through `pipeline` into `destination` at `priority`.
     public init(pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,
                 priority: ImageRequest.Priority = .low) {
         self.pipeline = pipeline
@@ -93,23 +100,23 @@ public final class ImagePrefetcher: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    private func key(for request: ImageRequest) -> ImageCacheKey {
+    private func key(for request: ImageRequest) -> Key {
         switch destination {
-        case .memoryCache: pipeline.imageKey(for: request)
-        case .diskCache: ImageCacheKey(dataKey: pipeline.dataKey(for: request))
+        case .memoryCache: .image(pipeline.imageKey(for: request))
+        case .diskCache: .data(DataKey(string: pipeline.dataKey(for: request)))
         }
     }
 
     private func start(_ request: ImageRequest) {
         var request = request
         request.priority = priority
-        switch destination {
-        case .memoryCache:
-            if pipeline.cachedImage(for: request) != nil { return }
-        case .diskCache:
-            if !request.source.isRemote || pipeline.configuration.dataCache == nil { return }
-        }
         let key = key(for: request)
+        switch key {
+        case .image(let imageKey):
+            if request.cachePolicy != .reloadIgnoringCache, pipeline.configuration.memoryCache?.image(for: imageKey) != nil { return }
+        case .data:
+            if !request.source.usesDataLoader || pipeline.configuration.dataCache == nil { return }
+        }
         let token: Int? = state.withLock { state in
             guard state.entries[key] == nil else { return nil }
             let token = state.nextToken
@@ -121,13 +128,14 @@ public final class ImagePrefetcher: Sendable {
         let done: @Sendable () -> Void = { [weak self] in self?.remove(key, token: token) }
 
         let cancel: @Sendable () -> Void
-        switch destination {
-        case .memoryCache:
-            let task = pipeline.task(for: request)
-            task.onCompletion { _ in done() }
-            cancel = { task.cancel() }
-        case .diskCache:
-            let subscription = pipeline.subscribeData(request, priority: priority) { event in
+        switch key {
+        case .image(let imageKey):
+            let subscription = pipeline.processImage(request, keys: RequestKeys(image: imageKey), priority: priority) { event in
+                if case .finished = event { done() }
+            }
+            cancel = { subscription.cancel() }
+        case .data(let dataKey):
+            let subscription = pipeline.fetchData(request, dataKey: dataKey, priority: priority) { event in
                 if case .finished = event { done() }
             }
             cancel = { subscription.cancel() }
@@ -141,7 +149,7 @@ public final class ImagePrefetcher: Sendable {
         if isStopped { cancel() }
     }
 
-    private func remove(_ key: ImageCacheKey, token: Int) {
+    private func remove(_ key: Key, token: Int) {
         let waiters = state.withLock { state in
             if state.entries[key]?.token == token { state.entries[key] = nil }
             return state.takeWaitersIfIdle()

@@ -35,7 +35,7 @@ public struct ImageRequest: Sendable {
         case returnCacheDataDontLoad
     }
 
-    /// Less common switches.
+    /// Switches most requests leave alone: orientation, the cache key, keeping the original bytes.
     public struct Options: Sendable, Hashable {
         /// Keep the stored orientation instead of turning the image upright.
         public var skipsOrientation: Bool
@@ -43,7 +43,8 @@ public struct ImageRequest: Sendable {
         public var cacheKey: String?
         /// Keep the original encoded bytes in ``LoadedImage/data``.
         public var keepsData: Bool
-        /// Makes options.
+        /// Makes options; the defaults turn the image upright, key it by its source and drop the
+        /// original bytes.
         public init(skipsOrientation: Bool = false, cacheKey: String? = nil, keepsData: Bool = false) {
             self.skipsOrientation = skipsOrientation
             self.cacheKey = cacheKey
@@ -53,23 +54,25 @@ public struct ImageRequest: Sendable {
 
     /// Where the data comes from.
     public var source: Source
-    /// Size the image is shown at, in points; the decoder shrinks to `targetSize × scale`
-    /// pixels. `nil` decodes at full size.
+    /// The size the image is shown at, in **points**; the decoder shrinks the image to
+    /// `targetSize × scale` **pixels** (``decodeTarget``). `nil` decodes at full size.
     public var targetSize: CGSize?
-    /// Fit inside or cover `targetSize`.
+    /// Whether the decoded image fits inside `targetSize` or covers it.
     public var contentMode: ContentMode
-    /// Pixels per point (the screen's scale).
+    /// Pixels per point (the screen's scale): turns ``targetSize`` into pixels, and is handed
+    /// out as ``LoadedImage/scale``.
     public var scale: Double
-    /// Applied in order after decoding.
+    /// Applied in order after decoding, to the image at its decoded pixel size.
     public var processors: [any ImageProcessing]
-    /// How urgent.
+    /// Where the request's work goes in the pipeline's queues; shared work runs at the highest
+    /// priority of the requests waiting on it. `.normal` by default.
     public var priority: Priority
-    /// Which caches to use.
+    /// Whether caches are read and whether a miss may load. `.useCache` by default.
     public var cachePolicy: CachePolicy
-    /// Less common switches.
+    /// Orientation, cache key and keeping the original bytes.
     public var options: Options
 
-    /// Makes a request.
+    /// Makes a request; by default for the full-size image at scale 1, unprocessed.
     public init(source: Source, targetSize: CGSize? = nil, contentMode: ContentMode = .fit, scale: Double = 1,
                 processors: [any ImageProcessing] = [], priority: Priority = .normal,
                 cachePolicy: CachePolicy = .useCache, options: Options = Options()) {
@@ -91,61 +94,23 @@ public struct ImageRequest: Sendable {
                   scale: scale, processors: processors, priority: priority, cachePolicy: cachePolicy, options: options)
     }
 
-    /// The pixel target the decoder shrinks to, if a target size is set.
+    /// The target the decoder shrinks to, in **pixels**: ``targetSize`` (points) × ``scale``,
+    /// rounded; `nil` when no target size is set.
     public var decodeTarget: DecodeTarget? {
         guard let targetSize, targetSize.width > 0, targetSize.height > 0 else { return nil }
         let size = PixelSize(width: max(1, Int((Double(targetSize.width) * scale).rounded())),
                              height: max(1, Int((Double(targetSize.height) * scale).rounded())))
         return DecodeTarget(size: size, contentMode: contentMode)
     }
-
-    /// Identifies the source's data: the key of the disk cache and of download coalescing.
-    public var dataKey: String {
-        if let key = options.cacheKey { return key }
-        switch source {
-        case .url(let url): return url.absoluteString
-        case .urlRequest(let request): return request.url?.absoluteString ?? ""
-        case .file(let url): return url.standardizedFileURL.path
-        case .data(let id, _): return "data:" + id
-        }
-    }
-
-    /// Identifies the decoded result: the key of the memory cache and of decode coalescing.
-    public var imageKey: ImageCacheKey {
-        ImageCacheKey(dataKey: dataKey, target: decodeTarget, skipsOrientation: options.skipsOrientation,
-                      processors: processors.map(\.identifier))
-    }
 }
 
-/// Identifies a decoded, processed image: source + target + orientation + processors.
-public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
-    /// The source's data key.
-    public var dataKey: String
-    /// The decode target, if any.
-    public var target: DecodeTarget?
-    /// Whether orientation was left as stored.
-    public var skipsOrientation: Bool
-    /// Identifiers of the processors, in order.
-    public var processors: [String]
-
-    /// Makes a key.
-    public init(dataKey: String, target: DecodeTarget? = nil, skipsOrientation: Bool = false, processors: [String] = []) {
-        self.dataKey = dataKey
-        self.target = target
-        self.skipsOrientation = skipsOrientation
-        self.processors = processors
-    }
-
-    /// The key without processors: identifies the decode stage.
-    public var decodeKey: ImageCacheKey {
-        ImageCacheKey(dataKey: dataKey, target: target, skipsOrientation: skipsOrientation)
-    }
-
-    public var description: String {
-        var text = dataKey
-        if let target { text += " @\(target)" }
-        if skipsOrientation { text += " unoriented" }
-        if !processors.isEmpty { text += " | " + processors.joined(separator: " | ") }
-        return text
+extension ImageRequest.Source {
+    /// Whether the data comes through the configuration's ``DataLoading`` (and so through the
+    /// disk cache): `.url` and `.urlRequest`; files and `.data` closures are read directly.
+    var usesDataLoader: Bool {
+        switch self {
+        case .url, .urlRequest: true
+        case .file, .data: false
+        }
     }
 }

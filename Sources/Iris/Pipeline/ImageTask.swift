@@ -45,7 +45,7 @@ public final class ImageTask: Sendable {
         var priority: ImageRequest.Priority
         var result: Result<LoadedImage, ImageError>?
         var waiters: [CheckedContinuation<Result<LoadedImage, ImageError>, Never>] = []
-        var subscription: StageSubscription<LoadedImage>?
+        var subscription: StageSubscription<StageImage, LoadedImage>?
         var completionHandlers: [@Sendable (Result<LoadedImage, ImageError>) -> Void] = []
     }
 
@@ -58,12 +58,12 @@ public final class ImageTask: Sendable {
         (previews, previewsContinuation) = AsyncStream.makeStream(of: LoadedImage.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// How urgent the task is. Raising it raises the shared work it waits on (which runs at the
+    /// Where the task's work goes in the pipeline's queues. Raising it raises the shared work it waits on (which runs at the
     /// highest priority of the tasks sharing it) and moves queued work forward.
     public var priority: ImageRequest.Priority {
         get { state.withLock { $0.priority } }
         set {
-            let subscription = state.withLock { state -> StageSubscription<LoadedImage>? in
+            let subscription = state.withLock { state -> StageSubscription<StageImage, LoadedImage>? in
                 guard state.priority != newValue else { return nil }
                 state.priority = newValue
                 return state.subscription
@@ -104,7 +104,7 @@ public final class ImageTask: Sendable {
     // MARK: Pipeline side
 
     /// Connects the task to the shared work; cancels it at once if the task already ended.
-    func attach(_ subscription: StageSubscription<LoadedImage>) {
+    func attach(_ subscription: StageSubscription<StageImage, LoadedImage>) {
         let isEnded = state.withLock { state in
             if state.result != nil { return true }
             state.subscription = subscription
@@ -113,13 +113,12 @@ public final class ImageTask: Sendable {
         if isEnded { subscription.cancel() }
     }
 
-    /// Handles an event of the shared work.
-    func receive(_ event: StageEvent<LoadedImage>) {
+    /// Handles an event of the process stage.
+    func receive(_ event: StageEvent<StageImage, LoadedImage>) {
         switch event {
         case .progress(let progress): progressContinuation.yield(progress)
-        case .preview(let image): previewsContinuation.yield(image.scaled(for: request))
-        case .partialData: break
-        case .finished(let result): complete(with: result.map { $0.scaled(for: request) })
+        case .partial(let preview): previewsContinuation.yield(preview.scaled(for: request))
+        case .finished(let result): complete(with: result.map { $0.loadedImage(for: request) })
         }
     }
 
@@ -135,7 +134,7 @@ public final class ImageTask: Sendable {
 
     /// Ends the task with `result`; the first result wins.
     func complete(with result: Result<LoadedImage, ImageError>) {
-        let ended = state.withLock { state -> (StageSubscription<LoadedImage>?, [CheckedContinuation<Result<LoadedImage, ImageError>, Never>], [@Sendable (Result<LoadedImage, ImageError>) -> Void])? in
+        let ended = state.withLock { state -> (StageSubscription<StageImage, LoadedImage>?, [CheckedContinuation<Result<LoadedImage, ImageError>, Never>], [@Sendable (Result<LoadedImage, ImageError>) -> Void])? in
             guard state.result == nil else { return nil }
             state.result = result
             defer {

@@ -1,12 +1,19 @@
-/// A binary min-heap: `first` is the smallest element. Used by ``WorkQueue`` to pick the next job.
-struct PriorityHeap<Element: Comparable> {
+/// An element of a ``PriorityHeap``: knows which of two comes out first.
+protocol Ranked {
+    /// Whether `self` comes out of the heap before `other`.
+    func outranks(_ other: Self) -> Bool
+}
+
+/// A binary heap: `first` is the element that outranks every other. Used by ``WorkQueue`` to
+/// pick the next job.
+struct PriorityHeap<Element: Ranked> {
     private(set) var elements: [Element] = []
 
     /// Number of elements.
     var count: Int { elements.count }
     /// Whether the heap is empty.
     var isEmpty: Bool { elements.isEmpty }
-    /// The smallest element.
+    /// The element that outranks every other.
     var first: Element? { elements.first }
 
     /// Adds `element`. O(log n).
@@ -15,7 +22,7 @@ struct PriorityHeap<Element: Comparable> {
         siftUp(from: elements.count - 1)
     }
 
-    /// Removes and returns the smallest element. O(log n).
+    /// Removes and returns the element that outranks every other. O(log n).
     mutating func popFirst() -> Element? {
         guard !elements.isEmpty else { return nil }
         elements.swapAt(0, elements.count - 1)
@@ -38,7 +45,7 @@ struct PriorityHeap<Element: Comparable> {
         var child = start
         while child > 0 {
             let parent = (child - 1) / 2
-            guard elements[child] < elements[parent] else { return }
+            guard elements[child].outranks(elements[parent]) else { return }
             elements.swapAt(child, parent)
             child = parent
         }
@@ -49,12 +56,12 @@ struct PriorityHeap<Element: Comparable> {
         while true {
             let left = 2 * parent + 1
             let right = left + 1
-            var smallest = parent
-            if left < elements.count && elements[left] < elements[smallest] { smallest = left }
-            if right < elements.count && elements[right] < elements[smallest] { smallest = right }
-            guard smallest != parent else { return }
-            elements.swapAt(parent, smallest)
-            parent = smallest
+            var best = parent
+            if left < elements.count && elements[left].outranks(elements[best]) { best = left }
+            if right < elements.count && elements[right].outranks(elements[best]) { best = right }
+            guard best != parent else { return }
+            elements.swapAt(parent, best)
+            parent = best
         }
     }
 }

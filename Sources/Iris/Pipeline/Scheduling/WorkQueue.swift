@@ -9,8 +9,9 @@ final class WorkQueue: Sendable {
     /// A job: runs on a detached task, off the caller's executor.
     typealias Job = @Sendable () async -> Void
 
-    /// Refers to one enqueued job.
-    struct Handle: Sendable {
+    /// Refers to one enqueued job. A stage that enqueues a job drives it through this handle
+    /// (see ``PipelineStage``).
+    struct Handle: StageDependency {
         fileprivate let queue: WorkQueue
         fileprivate let id: Int
 
@@ -34,15 +35,15 @@ final class WorkQueue: Sendable {
     }
 
     /// A heap entry; stale once its record is gone, running, or has a newer generation.
-    private struct Entry: Comparable {
+    private struct Entry: Ranked {
         let priority: ImageRequest.Priority
         let sequence: Int
         let id: Int
         let generation: Int
 
-        /// "Runs before": higher priority first, then earlier arrival.
-        static func < (lhs: Entry, rhs: Entry) -> Bool {
-            lhs.priority != rhs.priority ? lhs.priority > rhs.priority : lhs.sequence < rhs.sequence
+        /// Runs first: higher priority first, then earlier arrival.
+        func outranks(_ other: Entry) -> Bool {
+            priority != other.priority ? priority > other.priority : sequence < other.sequence
         }
     }
 

@@ -3,19 +3,16 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension ImagePipeline {
-    /// Fetches the encoded data of `source`, reporting download progress through `progress`
-    /// and, when `partial` is given, the data so far each time a progressive JPEG completes a
-    /// scan.
-    func loadData(for source: ImageRequest.Source,
-                  progress: @Sendable (ImageTask.Progress) -> Void,
-                  partial: (@Sendable (Data) -> Void)? = nil) async -> Result<Data, ImageError> {
-        switch source {
+extension FetchDataStage {
+    /// Reads or loads the source's bytes: a file, a `.data` closure, or the data loader's
+    /// stream (with progress and, when progressive decoding is on, partial data).
+    func loadSourceData() async -> Result<Data, ImageError> {
+        switch request.source {
         case .file(let url):
             do {
                 return .success(try Data(contentsOf: url, options: .mappedIfSafe))
             } catch {
-                return .failure(.dataLoadingFailed(reason: "cannot read \(url.path): \(Self.reason(error))", cause: ErrorCause(error)))
+                return .failure(.dataLoadingFailed(reason: "cannot read \(url.path): \(ImagePipeline.reason(error))", cause: ErrorCause(error)))
             }
         case .data(_, let load):
             do {
@@ -26,23 +23,24 @@ extension ImagePipeline {
             } catch is CancellationError {
                 return .failure(.cancelled)
             } catch {
-                return .failure(.dataLoadingFailed(reason: Self.reason(error), cause: ErrorCause(error)))
+                return .failure(.dataLoadingFailed(reason: ImagePipeline.reason(error), cause: ErrorCause(error)))
             }
         case .url(let url):
-            return await stream(URLRequest(url: url), progress: progress, partial: partial)
-        case .urlRequest(let request):
-            return await stream(request, progress: progress, partial: partial)
+            return await stream(URLRequest(url: url))
+        case .urlRequest(let urlRequest):
+            return await stream(urlRequest)
         }
     }
 
     /// Collects the loader's chunks, reporting progress after each. A download cancelled after
     /// some bytes is kept for resuming when the loader and the server allow it; a kept one is
     /// resumed.
-    private func stream(_ request: URLRequest, progress: @Sendable (ImageTask.Progress) -> Void,
-                        partial: (@Sendable (Data) -> Void)?) async -> Result<Data, ImageError> {
+    private func stream(_ request: URLRequest) async -> Result<Data, ImageError> {
         var data = Data()
         var total: Int?
         var scans = JPEGScanCounter()
+        let configuration = pipeline.configuration
+        let reportsPartialData = configuration.isProgressiveDecodingEnabled
         let resumable = ResumableLoad(request: request, loader: configuration.dataLoader, store: configuration.resumableData)
         do {
             for try await event in resumable.events() {
@@ -50,11 +48,11 @@ extension ImagePipeline {
                 case .response(_, let expectedLength, _):
                     total = expectedLength
                     if let expectedLength, expectedLength > 0 { data.reserveCapacity(min(expectedLength, 64 << 20)) }
-                    progress(ImageTask.Progress(completed: 0, total: total))
+                    publish(ImageTask.Progress(completed: 0, total: total))
                 case .chunk(let chunk):
                     data.append(chunk)
-                    progress(ImageTask.Progress(completed: data.count, total: total))
-                    if let partial, scans.append(chunk) { partial(data) }
+                    publish(ImageTask.Progress(completed: data.count, total: total))
+                    if reportsPartialData, scans.append(chunk) { publishPartial(data) }
                 }
             }
         } catch let error as ImageError {
@@ -65,7 +63,7 @@ extension ImagePipeline {
             return .failure(.cancelled)
         } catch {
             if Task.isCancelled { resumable.keep(data) }
-            return .failure(Task.isCancelled ? .cancelled : .network(reason: Self.reason(error), url: request.url,
+            return .failure(Task.isCancelled ? .cancelled : .network(reason: ImagePipeline.reason(error), url: request.url,
                                                                      cause: ErrorCause(error)))
         }
         if Task.isCancelled {
@@ -75,6 +73,9 @@ extension ImagePipeline {
         return .success(data)
     }
 
+}
+
+extension ImagePipeline {
     /// A readable reason for any error.
     static func reason(_ error: any Error) -> String {
         (error as? LocalizedError)?.errorDescription ?? String(describing: error)
