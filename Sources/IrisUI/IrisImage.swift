@@ -73,11 +73,8 @@ public struct IrisImage<Content: View>: View {
 
     @ViewBuilder
     private func framesOrStill(_ phase: ImagePhase) -> some View {
-        if options.animatesFrames, let animation = phase.loadedImage?.animation, animation.frames.count > 1 {
-            AnimationTimeline { elapsed in content(phase.showingFrame(atElapsed: elapsed)) }
-        } else {
-            content(phase)
-        }
+        // frames: AnimationPlayer (an animation with frameCount > 1 shows its still bitmap until then)
+        content(phase)
     }
 
     /// The request with the view's options applied.

@@ -81,9 +81,6 @@ public final class IrisImageView: PlatformView {
     /// Called on the main actor when a load succeeds or fails.
     public var onCompletion: ((Result<LoadedImage, ImageError>) -> Void)?
 
-    private var frameTicker: FrameTicker? {
-        didSet { oldValue?.stop() }
-    }
     private var reportedPhase: ImagePhase.Kind = .empty
 
     /// Makes an empty image view with its own model.
@@ -134,7 +131,6 @@ public final class IrisImageView: PlatformView {
     private func windowDidChange() {
         if window == nil {
             model.viewDidDisappear()
-            frameTicker = nil
         } else {
             model.viewDidAppear()
             render()
@@ -154,12 +150,8 @@ public final class IrisImageView: PlatformView {
 
     private func render() {
         let phase = model.phase
-        let animates = animatesFrames && window != nil && (phase.loadedImage?.animation?.frames.count ?? 0) > 1
-        if animates, frameTicker == nil {
-            frameTicker = FrameTicker(view: self) { [weak self] elapsed in self?.show(phase.showingFrame(atElapsed: elapsed)) }
-        } else if !animates {
-            frameTicker = nil
-        }
+        // frames: AnimationPlayer (shows the still bitmap until then; animated when
+        // animatesFrames && window != nil && (phase.loadedImage?.animation?.frameCount ?? 0) > 1)
         if model.animatesPhaseChange, case .fadeIn(let duration) = transition, reportedPhase != phase.kind {
             let fade = CATransition()
             fade.type = .fade

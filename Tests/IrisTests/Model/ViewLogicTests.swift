@@ -185,22 +185,3 @@ struct AnimationTimingTests {
         #expect(Self.animation([0.1]).frameIndex(atElapsed: 5) == 0)
     }
 }
-
-extension AnimationTimingTests {
-    @Test("a phase shows the frame of its animation for the elapsed time; still images are left alone")
-    func phaseShowsFrame() {
-        let frames = [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 255, b: 0)].map { colour -> Bitmap in
-            var bitmap = Bitmap(width: 1, height: 1, format: .rgba8)
-            bitmap.setRGBA(colour, x: 0, y: 0)
-            return bitmap
-        }
-        let image = LoadedImage(bitmap: frames[0], animation: Animation(frames: frames, durations: [0.1, 0.1]),
-                                format: .gif, sourceSize: PixelSize(width: 1, height: 1))
-        #expect(ImagePhase.success(image).showingFrame(atElapsed: 0.15).loadedImage?.bitmap == frames[1])
-        #expect(ImagePhase.success(image).showingFrame(atElapsed: 0.25).loadedImage?.bitmap == frames[0])
-        var still = image
-        still.animation = nil
-        #expect(ImagePhase.success(still).showingFrame(atElapsed: 0.15).loadedImage?.bitmap == frames[0])
-        #expect(ImagePhase.empty.showingFrame(atElapsed: 1).kind == .empty)
-    }
-}
