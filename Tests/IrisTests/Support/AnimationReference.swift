@@ -91,3 +91,24 @@ enum AnimationReference {
         return worst
     }
 }
+
+extension AnimationReference {
+    /// Every frame of `animation`, asked for in order.
+    static func frames(of animation: Animation) async throws -> [Bitmap] {
+        var frames: [Bitmap] = []
+        for index in 0..<animation.frameCount { frames.append(try await animation.frame(at: index)) }
+        return frames
+    }
+
+    /// The ``ImageError`` `body` throws, if any.
+    static func error(_ body: () throws -> Void) -> ImageError? {
+        do {
+            try body()
+            return nil
+        } catch let error as ImageError {
+            return error
+        } catch {
+            return .decodingFailed(format: .unknown, reason: "not an ImageError: \(error)")
+        }
+    }
+}
