@@ -9,6 +9,9 @@ enum AnimationSources {
         #if canImport(CGIF)
         case .gif: return try GIFFrameReader.source(data, limits: limits)
         #endif
+        #if canImport(CPNG)
+        case .png: return try APNGFrameReader.source(data, limits: limits)
+        #endif
         default: return nil
         }
     }
