@@ -12,6 +12,9 @@ enum AnimationSources {
         #if canImport(CPNG)
         case .png: return try APNGFrameReader.source(data, limits: limits)
         #endif
+        #if canImport(CWebP)
+        case .webp: return try WebPFrameReader.source(data, limits: limits)
+        #endif
         default: return nil
         }
     }
