@@ -13,16 +13,20 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Decode what a progressive JPEG's data so far shows rather than fail as truncated
     /// (for previews while it downloads).
     public var allowsPartialData: Bool
+    /// Bytes of frames an animation may decode ahead and keep (at least one frame); `nil` is
+    /// ``Animation/defaultBufferFrames`` frames at the target size.
+    public var animationBufferBytes: Int?
 
     /// Makes options.
     public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,
                 kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default,
-                allowsPartialData: Bool = false) {
+                allowsPartialData: Bool = false, animationBufferBytes: Int? = nil) {
         self.target = target
         self.appliesOrientation = appliesOrientation
         self.kernel = kernel
         self.limits = limits
         self.allowsPartialData = allowsPartialData
+        self.animationBufferBytes = animationBufferBytes
     }
 }
 
@@ -50,6 +54,11 @@ public struct ImageDecoderRegistry: Sendable {
 
     /// Decodes `data`: checks limits from the header, shrinks to `options.target` while
     /// decoding, then applies orientation.
+    ///
+    /// An animation (GIF, APNG, animated WebP with more than one frame) comes back with its
+    /// ``LoadedImage/animation`` set: frames are composed on demand on the full canvas and
+    /// shrunk to the same target; ``LoadedImage/bitmap`` is frame 0. EXIF orientation does not
+    /// apply to animations.
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> LoadedImage {
         try decode(data, options: options, releasingInput: nil)
     }
@@ -66,6 +75,11 @@ public struct ImageDecoderRegistry: Sendable {
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
         try options.limits.check(width: header.width, height: header.height, format: header.format)
         try options.limits.check(frames: header.frameCount)
+        if header.frameCount > 1, !options.allowsPartialData,
+           let source = try AnimationSources.source(for: data, format: header.format, limits: options.limits),
+           source.frameCount > 1 {
+            return try decodeAnimation(source, header: header, options: options)
+        }
 
         let orientation = options.appliesOrientation ? header.orientation : .up
         let shownSource = orientation.swapsDimensions ? header.storedSize.transposed : header.storedSize
@@ -88,6 +102,21 @@ public struct ImageDecoderRegistry: Sendable {
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
                            orientation: header.orientation, isPreview: options.allowsPartialData)
+    }
+
+    /// Frame 0 of `source` at the target, and the lazy animation of all its frames.
+    private func decodeAnimation(_ source: ComposedAnimationSource, header: ImageHeader, options: DecodeOptions) throws(ImageError) -> LoadedImage {
+        let canvas = source.canvas
+        try options.limits.check(width: canvas.width, height: canvas.height, format: header.format)
+        let output = options.target?.outputSize(for: canvas) ?? canvas
+        let (bytes, overflow) = output.pixelCount.multipliedReportingOverflow(by: 4)
+        try options.limits.check(decodedBytes: overflow ? .max : bytes)
+        // The decoder for frame 0 is let go: a still shown from the cache holds no canvas; the
+        // animation makes its own when it is played.
+        let first = try source.makeDecoder(frameSize: output, kernel: options.kernel).nextFrame()
+        let animation = Animation(source: source, frameSize: output, kernel: options.kernel,
+                                  bufferBytes: options.animationBufferBytes, first: first)
+        return LoadedImage(bitmap: first, animation: animation, format: header.format, sourceSize: canvas)
     }
 
     private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?) throws(ImageError) -> (any ImageDecoding, ImageHeader) {

@@ -2,7 +2,7 @@ extension Animation {
     /// How long frame `index` is shown, in seconds, as browsers play it: a delay of 10 ms or
     /// less (often 0 in GIFs made for old players) is shown for 100 ms.
     public func displayDuration(at index: Int) -> Double {
-        let duration = index < durations.count ? durations[index] : 0
+        let duration = duration(at: index)
         return duration > 0.010 ? duration : 0.1
     }
 
@@ -10,7 +10,7 @@ extension Animation {
     /// a late tick skips frames instead of slowing the animation down. Once a finite
     /// ``loopCount`` has played, the last frame stays.
     public func frameIndex(atElapsed elapsed: Double) -> Int {
-        let count = min(frames.count, max(durations.count, 1))
+        let count = frameCount
         guard count > 1, elapsed.isFinite, elapsed > 0 else { return 0 }
         let loop = (0..<count).reduce(0) { $0 + displayDuration(at: $1) }
         if loopCount > 0, elapsed >= loop * Double(loopCount) { return count - 1 }

@@ -4,7 +4,8 @@ import Foundation
 public struct LoadedImage: Sendable {
     /// The pixels, upright (orientation applied unless the request opted out).
     public var bitmap: Bitmap
-    /// Frames and timing when the source is animated.
+    /// Frames and timing when the source is animated (GIF, APNG, animated WebP with more than
+    /// one frame); frames are made on demand at the size of ``bitmap``, which is frame 0.
     public var animation: Animation?
     /// The format the data was in.
     public var format: ImageFormat
@@ -32,26 +33,7 @@ public struct LoadedImage: Sendable {
         self.data = data
     }
 
-    /// Bytes held: pixels, frames and kept data; what the memory cache counts.
+    /// Bytes held: pixels, the animation's buffered frames and data, and kept data; what the
+    /// memory cache counts.
     public var cost: Int { bitmap.cost + (animation?.cost ?? 0) + (data?.count ?? 0) }
-}
-
-/// The frames of an animated image and how long each is shown.
-public struct Animation: Sendable {
-    /// Decoded frames, each the full canvas.
-    public var frames: [Bitmap]
-    /// How long each frame is shown, in seconds.
-    public var durations: [Double]
-    /// Times to play; 0 means forever.
-    public var loopCount: Int
-
-    /// Makes an animation.
-    public init(frames: [Bitmap], durations: [Double], loopCount: Int = 0) {
-        self.frames = frames
-        self.durations = durations
-        self.loopCount = loopCount
-    }
-
-    /// Bytes held by the frames.
-    public var cost: Int { frames.reduce(0) { $0 + $1.cost } }
 }

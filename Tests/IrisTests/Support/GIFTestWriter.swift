@@ -11,6 +11,10 @@ enum GIFTestWriter {
         var indices: [UInt8]
         var transparentIndex: Int?
         var interlaced = false
+        /// Delay in hundredths of a second; with `disposal` (0–3), written in a Graphic Control
+        /// Extension (which is also written for a transparent index; its delay then defaults to 10).
+        var delay: Int?
+        var disposal = 0
     }
 
     /// Collects giflib's output.
@@ -18,7 +22,8 @@ enum GIFTestWriter {
 
     /// A GIF of `frames` on a `width`×`height` screen with one global `palette` (RGB triples,
     /// a power-of-two count from 2 to 256).
-    static func gif(width: Int, height: Int, palette: [(UInt8, UInt8, UInt8)], frames: [Frame]) throws -> Data {
+    /// `loopCount` writes a NETSCAPE2.0 application extension with that count.
+    static func gif(width: Int, height: Int, palette: [(UInt8, UInt8, UInt8)], frames: [Frame], loopCount: Int? = nil) throws -> Data {
         let output = Output()
         var error: Int32 = 0
         let context = Unmanaged.passUnretained(output).toOpaque()
@@ -37,9 +42,17 @@ enum GIFTestWriter {
         }
         defer { GifFreeMapObject(map) }
         try check(EGifPutScreenDesc(file, Int32(width), Int32(height), 8, 0, map), file)
+        if let loopCount {
+            try check(EGifPutExtensionLeader(file, APPLICATION_EXT_FUNC_CODE), file)
+            try check(EGifPutExtensionBlock(file, 11, Array("NETSCAPE2.0".utf8)), file)
+            try check(EGifPutExtensionBlock(file, 3, [1, UInt8(loopCount & 0xFF), UInt8(loopCount >> 8)]), file)
+            try check(EGifPutExtensionTrailer(file), file)
+        }
         for frame in frames {
-            if let transparent = frame.transparentIndex {
-                let control: [UInt8] = [0x01, 10, 0, UInt8(transparent)]   // flags, delay, index
+            if frame.transparentIndex != nil || frame.delay != nil || frame.disposal != 0 {
+                let delay = frame.delay ?? 10
+                let flags = UInt8(frame.disposal << 2) | (frame.transparentIndex != nil ? 1 : 0)
+                let control: [UInt8] = [flags, UInt8(delay & 0xFF), UInt8(delay >> 8), UInt8(frame.transparentIndex ?? 0)]
                 try check(EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, 4, control), file)
             }
             try check(EGifPutImageDesc(file, Int32(frame.left), Int32(frame.top), Int32(frame.width), Int32(frame.height),

@@ -19,7 +19,7 @@ public struct GIFDecoder: ImageDecoding {
     /// GIF only.
     public var formats: Set<ImageFormat> { [.gif] }
 
-    /// Reads the screen size, the first frame's transparency and the frame count.
+    /// Reads the screen size, the first frame's transparency and the number of complete frames.
     public func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         try GIFReader.withReader(data) { reader throws(ImageError) in
             let canvas = try Self.checkedCanvas(reader)
@@ -28,10 +28,13 @@ public struct GIFDecoder: ImageDecoding {
             }
             var frames = 1
             try reader.skipPixels()
-            while try reader.nextFrame() != nil {
-                frames += 1
-                try reader.skipPixels()
-            }
+            // A later frame cut short or broken ends the count: the complete frames play.
+            do throws(ImageError) {
+                while try reader.nextFrame() != nil {
+                    try reader.skipPixels()
+                    frames += 1
+                }
+            } catch {}
             return ImageHeader(format: .gif, width: canvas.width, height: canvas.height,
                                hasAlpha: Self.hasTransparency(first, canvas: canvas), frameCount: frames)
         }

@@ -12,6 +12,10 @@ struct GIFFrameInfo {
     var palette: [UInt8]
     /// Palette index shown as transparent, from the Graphic Control Extension.
     var transparentIndex: Int?
+    /// Delay before the next frame, in hundredths of a second (Graphic Control Extension).
+    var delay: Int = 0
+    /// Disposal method: 0 unspecified, 1 keep, 2 restore to background, 3 restore to previous.
+    var disposal: Int = 0
 }
 
 /// Walks a GIF's records with giflib, reading from memory.
@@ -22,6 +26,10 @@ final class GIFReader {
     private let file: UnsafeMutablePointer<GifFileType>
     private let input: Input
     private var pendingTransparentIndex: Int?
+    private var pendingDelay = 0
+    private var pendingDisposal = 0
+    /// The Netscape (or ANIMEXTS) application extension's loop count, once read: 0 is forever.
+    private(set) var loopCount: Int?
 
     /// The bytes giflib reads, and how far it has read.
     final class Input {
@@ -60,6 +68,19 @@ final class GIFReader {
 
     /// Logical screen size.
     var canvas: PixelSize { PixelSize(width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight)) }
+
+    /// Input bytes read so far: where the next record starts, between frames.
+    var offset: Int { input.offset }
+
+    /// Continues reading at `offset`, a record boundary found by an earlier pass with
+    /// ``offset`` (giflib reads its input only through our callback and keeps no read-ahead
+    /// between records).
+    func seek(to offset: Int) {
+        input.offset = min(max(0, offset), input.bytes.count)
+        pendingTransparentIndex = nil
+        pendingDelay = 0
+        pendingDisposal = 0
+    }
 
     /// Reads records up to the next image descriptor and returns it; `nil` at the trailer.
     /// The frame's pixels must then be read with ``readLine(into:)`` or skipped with
@@ -103,12 +124,24 @@ final class GIFReader {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
         try check(DGifGetExtension(file, &code, &block))
-        // Graphic Control Extension: length 4, flags, delay (2), transparent index.
+        // Graphic Control Extension: length 4, flags (disposal in bits 2–4, transparency in
+        // bit 0), delay (2, little-endian), transparent index.
         if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
             pendingTransparentIndex = block[1] & 1 != 0 ? Int(block[4]) : nil
+            pendingDisposal = Int(block[1] >> 2) & 7
+            pendingDelay = Int(block[2]) | Int(block[3]) << 8
+        }
+        // Application extension "NETSCAPE2.0" (or "ANIMEXTS1.0"): a sub-block 1, loop count (2).
+        var isLoopExtension = false
+        if code == APPLICATION_EXT_FUNC_CODE, let block, block[0] == 11 {
+            let identifier = String(decoding: UnsafeBufferPointer(start: block + 1, count: 11), as: UTF8.self)
+            isLoopExtension = identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0"
         }
         while block != nil {
             try check(DGifGetExtensionNext(file, &block))
+            if isLoopExtension, let block, block[0] >= 3, block[1] == 1 {
+                loopCount = Int(block[2]) | Int(block[3]) << 8
+            }
         }
     }
 
@@ -121,7 +154,10 @@ final class GIFReader {
             throw .invalidDimensions(format: .gif, width: Int(image.Width), height: Int(image.Height))
         }
         let transparent = pendingTransparentIndex
+        let (delay, disposal) = (pendingDelay, pendingDisposal)
         pendingTransparentIndex = nil
+        pendingDelay = 0
+        pendingDisposal = 0
         // Indices past the table's end show as opaque black.
         var palette = [UInt8](repeating: 0, count: 256 * 4)
         for index in 0..<256 { palette[index * 4 + 3] = 255 }
@@ -135,7 +171,8 @@ final class GIFReader {
             for channel in 0..<4 { palette[transparent * 4 + channel] = 0 }
         }
         return GIFFrameInfo(left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),
-                            interlaced: image.Interlace, palette: palette, transparentIndex: transparent)
+                            interlaced: image.Interlace, palette: palette, transparentIndex: transparent,
+                            delay: delay, disposal: disposal)
     }
 
     // MARK: - Errors

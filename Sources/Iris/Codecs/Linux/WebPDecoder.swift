@@ -10,8 +10,8 @@ import Foundation
 /// libwebp's smooth chroma upsampling, and by four or more its deblocking filter: the averaging
 /// over 2×2 (4×4) source pixels per output pixel blurs away what they would add.
 ///
-/// An animated WebP is composited by libwebp's animation decoder; its first frame (the whole
-/// canvas) is pushed through the ``RowSink`` for `job.outputSize`.
+/// An animated WebP's first frame is composed on its canvas (see ``WebPFrameReader``) and
+/// shrunk to `job.outputSize`.
 ///
 /// Output is premultiplied ``PixelFormat/rgba8`` when the image has alpha, ``PixelFormat/rgbx8``
 /// otherwise.

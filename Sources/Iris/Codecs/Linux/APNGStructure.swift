@@ -1,0 +1,113 @@
+#if canImport(CPNG)
+import Foundation
+
+/// What a walk over an APNG's chunks finds (APNG specification 1.0): the image header, the
+/// chunks every frame's stream needs (PLTE, tRNS), the animation control, and each frame's
+/// control with the byte ranges of its compressed data (IDAT bodies for a default image that is
+/// part of the animation, fdAT bodies after their sequence numbers otherwise).
+///
+/// No pixel is decoded here; libpng decodes each frame later from a stream made of these
+/// pieces.
+struct APNGStructure: Sendable {
+    /// One frame: its fcTL fields and where its compressed data is.
+    struct Frame: Sendable {
+        var width: Int, height: Int, x: Int, y: Int
+        var delayNumerator: Int, delayDenominator: Int
+        /// 0 NONE, 1 BACKGROUND, 2 PREVIOUS.
+        var disposeOp: UInt8
+        /// 0 SOURCE, 1 OVER.
+        var blendOp: UInt8
+        var data: [Range<Int>] = []
+    }
+
+    /// The 13 bytes of IHDR.
+    var header: [UInt8] = []
+    /// Whole PLTE and tRNS chunks (length to CRC), copied into every frame's stream.
+    var sharedChunks: [Range<Int>] = []
+    /// acTL num_frames and num_plays.
+    var declaredFrames = 0
+    var plays = 0
+    /// The frames whose data is complete: followed by another fcTL or by IEND.
+    var frames: [Frame] = []
+
+    var canvas: PixelSize {
+        PixelSize(width: Int(Self.u32(header, 0)), height: Int(Self.u32(header, 4)))
+    }
+
+    /// Colour type without alpha and without tRNS: every pixel opaque.
+    var isOpaque: Bool {
+        let colourType = header.count > 9 ? header[9] : 6
+        return colourType & 4 == 0 && !sharedChunkTypes.contains("tRNS")
+    }
+
+    private var sharedChunkTypes: [String] = []
+
+    /// Walks `data`; `nil` when it is not an APNG (no acTL before the first IDAT, or no frames).
+    /// A declared frame count over `limits.maxFrames` throws at once.
+    init?(_ data: Data, limits: DecodingLimits) throws(ImageError) {
+        let bytes = [UInt8](data.prefix(8))
+        guard bytes == PNGChunkScan.signature else { return nil }
+        var offset = 8
+        var isAnimated = false
+        var seenIDAT = false
+        var current: Frame?
+        var ended = false
+        let count = data.count
+        let base = data.startIndex
+        func byte(_ at: Int) -> UInt8 { data[base + at] }
+        func u32(_ at: Int) -> UInt32 {
+            UInt32(byte(at)) << 24 | UInt32(byte(at + 1)) << 16 | UInt32(byte(at + 2)) << 8 | UInt32(byte(at + 3))
+        }
+        func u16(_ at: Int) -> Int { Int(byte(at)) << 8 | Int(byte(at + 1)) }
+        while offset + 12 <= count {
+            let length = Int(u32(offset))
+            let body = offset + 8
+            guard length <= Int(Int32.max), body + length + 4 <= count else { break }   // cut short
+            let type = String(decoding: data[(base + offset + 4)..<(base + body)], as: UTF8.self)
+            switch type {
+            case "IHDR" where length >= 13:
+                header = [UInt8](data[(base + body)..<(base + body + 13)])
+            case "PLTE", "tRNS":
+                if !seenIDAT {
+                    sharedChunks.append(offset..<(body + length + 4))
+                    sharedChunkTypes.append(type)
+                }
+            case "acTL" where length >= 8 && !seenIDAT:
+                isAnimated = true
+                declaredFrames = Int(u32(body))
+                plays = Int(u32(body + 4))
+                try limits.check(frames: declaredFrames)
+            case "fcTL" where length >= 26 && isAnimated:
+                if let done = current { frames.append(done) }
+                current = Frame(width: Int(u32(body + 4)), height: Int(u32(body + 8)),
+                                x: Int(u32(body + 12)), y: Int(u32(body + 16)),
+                                delayNumerator: u16(body + 20), delayDenominator: u16(body + 22),
+                                disposeOp: byte(body + 24), blendOp: byte(body + 25))
+            case "IDAT":
+                // Part of the animation only when an fcTL came before the first IDAT.
+                if !seenIDAT || current?.data.isEmpty == false, frames.isEmpty, current != nil {
+                    current?.data.append(body..<(body + length))
+                }
+                seenIDAT = true
+            case "fdAT" where length >= 4:
+                current?.data.append((body + 4)..<(body + length))
+            case "IEND":
+                ended = true
+            default:
+                break
+            }
+            if ended { break }
+            offset = body + length + 4
+        }
+        guard isAnimated, !header.isEmpty else { return nil }
+        if ended, let done = current { frames.append(done) }
+        frames.removeAll { $0.data.isEmpty || $0.width <= 0 || $0.height <= 0 }
+        if frames.count > declaredFrames { frames.removeLast(frames.count - declaredFrames) }
+    }
+
+    static func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        guard bytes.count >= at + 4 else { return 0 }
+        return UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+    }
+}
+#endif

@@ -1,0 +1,94 @@
+/// The frames of an animated image and how long each is shown.
+///
+/// Decoded animations (GIF, APNG, animated WebP) are lazy: the encoded data is kept and frames
+/// are composed on demand, at ``frameSize``, into a small buffer that decodes ahead off the
+/// caller's executor. Memory does not grow with the number of frames: a 2,000-frame GIF plays
+/// in the memory of a 20-frame one. Playing in order is cheap; going back restarts the
+/// composition at the nearest key frame.
+///
+/// ```swift
+/// if let animation = image.animation {
+///     let second = try await animation.frame(at: 1)
+///     let shownFor = animation.duration(at: 1)
+/// }
+/// ```
+public final class Animation: Sendable {
+    /// How many frames the default buffer holds, at ``frameSize``: the frame on show and two
+    /// decoded ahead.
+    public static let defaultBufferFrames = 3
+
+    /// Number of frames.
+    public let frameCount: Int
+    /// Times the animation plays; 0 means forever. (A GIF's Netscape loop count of `n` repeats
+    /// after the first play, so it plays `n + 1` times; without one it plays once.)
+    public let loopCount: Int
+    /// Size of the frames ``frame(at:)`` produces: the decode's target size.
+    public let frameSize: PixelSize
+
+    private let storage: Storage
+
+    private enum Storage: Sendable {
+        case frames([Bitmap], durations: [Double])
+        case lazy(AnimationFrameBuffer)
+    }
+
+    /// An animation of frames already in memory, each shown for its duration in seconds.
+    /// Missing durations count as 0 (shown for 100 ms, see ``displayDuration(at:)``).
+    public init(frames: [Bitmap], durations: [Double], loopCount: Int = 0) {
+        frameCount = frames.count
+        self.loopCount = loopCount
+        frameSize = frames.first?.size ?? PixelSize(width: 0, height: 0)
+        storage = .frames(frames, durations: durations)
+    }
+
+    /// An animation whose frames `source` composes on demand at `frameSize`, buffering ahead
+    /// at most `bufferBytes` of frames (at least one frame; `nil` is
+    /// ``defaultBufferFrames`` frames). `first`, when given, is frame 0 already made.
+    init(source: any AnimationFrameSource, frameSize: PixelSize, kernel: ResamplingKernel = .lanczos3,
+         bufferBytes: Int? = nil, first: Bitmap? = nil) {
+        frameCount = source.frameCount
+        loopCount = source.loopCount
+        self.frameSize = frameSize
+        let frameBytes = max(1, frameSize.pixelCount * 4)
+        let capacity = max(1, (bufferBytes ?? frameBytes * Self.defaultBufferFrames) / frameBytes)
+        storage = .lazy(AnimationFrameBuffer(source: source, frameSize: frameSize, kernel: kernel,
+                                             capacity: capacity, first: first))
+    }
+
+    /// How long frame `index` is shown, in seconds, as stored in the file (0 for an index out
+    /// of range).
+    public func duration(at index: Int) -> Double {
+        switch storage {
+        case let .frames(_, durations):
+            return durations.indices.contains(index) ? durations[index] : 0
+        case let .lazy(buffer):
+            return (0..<frameCount).contains(index) ? buffer.source.duration(at: index) : 0
+        }
+    }
+
+    /// The composed frame `index` (in `0..<frameCount`) at ``frameSize``.
+    ///
+    /// In order it is usually ready (decoded ahead); going back restarts the composition at the
+    /// nearest key frame. Throws ``ImageError/cancelled`` when the calling task is cancelled
+    /// while waiting, or the decoding error of a frame that is broken.
+    public func frame(at index: Int) async throws(ImageError) -> Bitmap {
+        precondition((0..<frameCount).contains(index), "frame \(index) is outside 0..<\(frameCount)")
+        switch storage {
+        case let .frames(frames, _):
+            return frames[index]
+        case let .lazy(buffer):
+            return try await buffer.frame(at: index)
+        }
+    }
+
+    /// Bytes held now: buffered frames, the composition canvas while one is in use, and the
+    /// encoded data; what the memory cache counts. It changes as frames are decoded ahead.
+    public var cost: Int {
+        switch storage {
+        case let .frames(frames, _):
+            return frames.reduce(0) { $0 + $1.cost }
+        case let .lazy(buffer):
+            return buffer.cost
+        }
+    }
+}
