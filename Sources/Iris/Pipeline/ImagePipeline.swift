@@ -96,9 +96,8 @@ public final class ImagePipeline: Sendable {
 extension LoadedImage {
     /// The image as handed to `request`'s caller: with the request's scale (images are shared
     /// between requests that differ only in scale).
-    func scaled(for request: ImageRequest) -> LoadedImage {
-        var image = self
-        image.scale = request.scale
-        return image
+    consuming func scaled(for request: ImageRequest) -> LoadedImage {
+        scale = request.scale
+        return self
     }
 }
