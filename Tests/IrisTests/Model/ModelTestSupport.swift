@@ -24,7 +24,7 @@ final class PhaseRecorder {
 
 /// Polls `condition` on the main actor until it holds or `timeout` passes.
 @MainActor
-func modelEventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+func modelEventually(timeout: Duration = .seconds(90), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
@@ -36,7 +36,7 @@ func modelEventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) 
 
 /// Waits until `model` has finished loading (success or failure).
 @MainActor
-func modelSettled(_ model: ImageModel, timeout: Duration = .seconds(30)) async -> Bool {
+func modelSettled(_ model: ImageModel, timeout: Duration = .seconds(90)) async -> Bool {
     await modelEventually(timeout: timeout) {
         switch model.phase {
         case .success, .failure: true
