@@ -155,18 +155,23 @@ final class AnimationFrameBuffer: Sendable {
             var index = 0
             let result: Result<Bitmap, ImageError>
             do throws(ImageError) {
+                let key = source.keyFrame(atOrBefore: goal)
                 let decoder: any AnimationFrameDecoder
                 if let existing = box?.decoder {
                     decoder = existing
                 } else {
+                    index = key
                     decoder = try source.makeDecoder(frameSize: frameSize, kernel: kernel)
                     box = DecoderBox(decoder)
                 }
-                if decoder.nextIndex > goal { decoder.rewind(toKeyFrameAtOrBefore: goal) }
+                // Behind the goal's key frame (or past the goal): start at the key frame rather
+                // than compose frames the goal does not depend on.
+                if decoder.nextIndex > goal || decoder.nextIndex < key { decoder.rewind(toKeyFrameAtOrBefore: goal) }
                 index = decoder.nextIndex
                 result = .success(try decoder.nextFrame())
             } catch {
-                index = box?.decoder.nextIndex ?? 0
+                // The frame that failed (or, when no decoder could be made, the goal's key frame).
+                index = box?.decoder.nextIndex ?? index
                 result = .failure(error)
                 box = nil
             }

@@ -1,0 +1,151 @@
+#if canImport(CGIF) && canImport(CPNG)
+import Foundation
+import IrisSamples
+import Testing
+@testable import Iris
+
+/// The lazy ``Animation``: bounded memory whatever the frame count, the buffer budget,
+/// concurrent and backward access, broken frames, cancellation and cost.
+@Suite("Animation buffer")
+struct AnimationBufferTests {
+    let registry = ImageDecoderRegistry.standard
+
+    /// A GIF of `count` 24×24 frames: small sub-rectangles moving over a full first frame, kept
+    /// or put back (so frame 0 is the only key frame).
+    static func movingGIF(frames count: Int) throws -> Data {
+        var random = SplitMix(seed: 77)
+        var frames = [GIFTestWriter.Frame(width: 24, height: 24, indices: (0..<576).map { _ in UInt8(random.below(100)) })]
+        for index in 1..<count {
+            frames.append(GIFTestWriter.Frame(left: (index * 7) % 16, top: (index * 3) % 16, width: 8, height: 8,
+                                              indices: (0..<64).map { _ in UInt8(random.below(100)) },
+                                              delay: 2, disposal: index % 3 == 0 ? 3 : 1))
+        }
+        return try GIFTestWriter.gif(width: 24, height: 24, palette: GIFCodecTests.palette, frames: frames)
+    }
+
+    /// The most bytes `animation` held besides its encoded data while every frame was played in
+    /// order.
+    static func peakHeld(_ animation: Animation, encoded: Int) async throws -> Int {
+        var peak = 0
+        for index in 0..<animation.frameCount {
+            _ = try await animation.frame(at: index)
+            peak = max(peak, animation.cost - encoded)
+        }
+        try await Task.sleep(for: .milliseconds(50))      // let the read-ahead settle
+        return max(peak, animation.cost - encoded)
+    }
+
+    @Test("a 2,000-frame GIF plays in the same memory as a 20-frame one: a few frames and one canvas")
+    func memoryIndependentOfFrameCount() async throws {
+        let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12), limits: DecodingLimits(maxFrames: 5_000))
+        var peaks: [Int] = []
+        for count in [20, 2_000] {
+            let data = try Self.movingGIF(frames: count)
+            let animation = try #require(try registry.decode(data, options: options).animation)
+            #expect(animation.frameCount == count)
+            peaks.append(try await Self.peakHeld(animation, encoded: data.count))
+        }
+        let frameBytes = 12 * 12 * 4
+        let bound = Animation.defaultBufferFrames * frameBytes + 24 * 24 * 4 + 8 * 8 * 4
+        #expect(peaks[0] <= bound && peaks[1] <= bound, "peaks \(peaks), bound \(bound)")
+        #expect(peaks[1] <= peaks[0] + frameBytes, "peaks \(peaks)")
+    }
+
+    @Test("the buffer budget bounds the frames kept; the first frame is there from the start")
+    func budget() async throws {
+        let data = try Self.movingGIF(frames: 30)
+        let frameBytes = 12 * 12 * 4
+        let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12), animationBufferBytes: 6 * frameBytes)
+        let image = try registry.decode(data, options: options)
+        let animation = try #require(image.animation)
+        #expect(animation.cost == frameBytes + data.count)      // frame 0, no canvas yet
+        #expect(image.cost == image.bitmap.cost + animation.cost)
+        let peak = try await Self.peakHeld(animation, encoded: data.count)
+        #expect(peak <= 6 * frameBytes + 24 * 24 * 4 + 8 * 8 * 4)
+        #expect(peak >= 2 * frameBytes)          // it does read ahead
+    }
+
+    @Test("frames asked for concurrently and in any order are the frames played in order")
+    func concurrentAccess() async throws {
+        let data = try Self.movingGIF(frames: 40)
+        let options = DecodeOptions(target: DecodeTarget(width: 20, height: 20))
+        let reference = try await AnimationReference.frames(of: try #require(try registry.decode(data, options: options).animation))
+        let animation = try #require(try registry.decode(data, options: options).animation)
+        var random = SplitMix(seed: 5)
+        let requests = (0..<120).map { _ in random.below(40) }
+        try await withThrowingTaskGroup(of: (Int, Bitmap).self) { group in
+            for index in requests {
+                group.addTask { (index, try await animation.frame(at: index)) }
+            }
+            for try await (index, frame) in group {
+                #expect(frame == reference[index], "frame \(index)")
+            }
+        }
+    }
+
+    @Test("a frame that fails to decode throws, and so do the frames that build on it; the others play")
+    func brokenFrame() async throws {
+        var random = SplitMix(seed: 21)
+        let frames = (0..<5).map { index in
+            APNGTestWriter.Frame(width: 8, height: 8, pixels: APNGAnimationTests.randomPixels(&random, count: 64),
+                                 blend: index == 4 ? 0 : 1)     // frame 4 replaces all: a key frame
+        }
+        var data = try APNGTestWriter.apng(width: 8, height: 8, frames: frames)
+        // Spoil the zlib header of frame 2's data (fdAT of sequence 3, after its sequence number).
+        let chunk = PNGBytes.chunks(data).filter { $0.type == "fdAT" }[1]
+        data.replaceSubrange((chunk.dataRange.lowerBound + 4)..<(chunk.dataRange.lowerBound + 6), with: [0x00, 0x00])
+        data = PNGBytes.fixingCRC(data, chunk: chunk)
+        let animation = try #require(try registry.decode(data).animation)
+        #expect(animation.frameCount == 5)
+        _ = try await animation.frame(at: 1)
+        for index in [2, 3] {
+            await #expect(throws: ImageError.self) { _ = try await animation.frame(at: index) }
+        }
+        _ = try await animation.frame(at: 4)
+        _ = try await animation.frame(at: 0)
+        await #expect(throws: ImageError.self) { _ = try await animation.frame(at: 3) }
+    }
+
+    @Test("a cancelled caller waiting for a frame gets cancelled")
+    func cancellation() async throws {
+        let data = try Self.movingGIF(frames: 200)
+        let animation = try #require(try registry.decode(data).animation)
+        let task = Task { () -> ImageError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                _ = try await animation.frame(at: 150)
+                return nil
+            } catch {
+                return error as? ImageError
+            }
+        }
+        let error = await task.value
+        #expect(error == ImageError.cancelled)
+        // The animation still works afterwards.
+        #expect(try await animation.frame(at: 150).size == animation.frameSize)
+    }
+
+    @Test("an in-memory animation keeps its frames, durations and loop count")
+    func inMemory() async throws {
+        let frames = [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 255, b: 0)].map { colour -> Bitmap in
+            var bitmap = Bitmap(width: 2, height: 1, format: .rgba8)
+            bitmap.setRGBA(colour, x: 0, y: 0)
+            return bitmap
+        }
+        let animation = Animation(frames: frames, durations: [0.5], loopCount: 3)
+        #expect(animation.frameCount == 2 && animation.loopCount == 3 && animation.frameSize == PixelSize(width: 2, height: 1))
+        #expect(animation.duration(at: 0) == 0.5 && animation.duration(at: 1) == 0 && animation.displayDuration(at: 1) == 0.1)
+        #expect(try await animation.frame(at: 1) == frames[1])
+        #expect(animation.cost == 16)
+    }
+
+    @Test("still images and single-frame animations have no animation")
+    func stills() throws {
+        let one = try GIFTestWriter.gif(width: 2, height: 2, palette: GIFCodecTests.palette,
+                                        frames: [.init(width: 2, height: 2, indices: [1, 2, 3, 4])])
+        #expect(try registry.decode(one).animation == nil)
+        let frame = APNGTestWriter.Frame(width: 1, height: 1, pixels: [RGBA(r: 1, g: 2, b: 3)])
+        #expect(try registry.decode(try APNGTestWriter.apng(width: 1, height: 1, frames: [frame])).animation == nil)
+    }
+}
+#endif
