@@ -19,8 +19,8 @@ import Foundation
 /// An Adam7 image is only final once all seven passes are read, so it is decoded whole into
 /// one buffer first and then fed to the sink.
 ///
-/// Only the first frame of an APNG is decoded (the default image); its header reports the
-/// acTL frame count. Data after the last image row (such as a missing IEND) is not needed.
+/// Of an APNG this decodes the default image; its header reports the acTL frame count. The
+/// animation itself is composed by ``APNGFrameReader`` (through ``ImageDecoderRegistry``). Data after the last image row (such as a missing IEND) is not needed.
 public struct PNGDecoder: ImageDecoding {
     /// Makes a decoder.
     public init() {}
