@@ -79,10 +79,10 @@ extension DataCacheTests {
             round += 1
             for key in 0..<CrashTestHarness.keyCount {
                 cache.store(CrashTestHarness.payload(key: key, round: round), for: CrashTestHarness.cacheKey(key))
-                if key % 3 == 2 { cache.waitForPendingWrites() }
+                if key % 3 == 2 { cache.waitForPendingWritesBlocking() }
             }
             if !signalled {
-                cache.waitForPendingWrites()
+                cache.waitForPendingWritesBlocking()
                 _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(CrashTestHarness.readyMarker).path,
                                                contents: Data())
                 signalled = true

@@ -201,7 +201,7 @@ public final class DataCache: DataCaching, Sendable {
 
     /// The same wait, blocking the calling thread: for code that cannot suspend. Do not call it
     /// from the cache's own queue (there is no way to get there from outside).
-    public func waitForPendingWrites() {
+    public func waitForPendingWritesBlocking() {
         queue.sync {}
     }
 
