@@ -12,7 +12,7 @@ func fuzzDataCacheEntryMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMut
         let key = DataCacheFixture.key
         // A real entry first (the index knows it, its file is written), then its file replaced.
         cache.store(Data("seed".utf8), for: key)
-        cache.waitForPendingWrites()
+        cache.waitForPendingWritesBlocking()
         let entry = cache.fileURL(for: key)
         try? fuzzData(bytes, count).write(to: entry)
         if let first = cache.data(for: key) {
