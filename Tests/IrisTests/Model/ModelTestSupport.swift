@@ -25,13 +25,7 @@ final class PhaseRecorder {
 /// Polls `condition` on the main actor until it holds or `timeout` passes.
 @MainActor
 func modelEventually(timeout: Duration = .seconds(90), _ condition: () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
+    await pipelineEventually(timeout: timeout, condition)
 }
 
 /// Waits until `model` has finished loading (success or failure).
