@@ -202,19 +202,19 @@ public final class ImageModel {
         isSuspended = false
         if key != requestKey { failedAttempts = 0 }
         // An image of the same source stays up while a larger decode of it loads.
-        let shown: LoadedImage? = if let image = phase.loadedImage, let old = self.request,
-                                     pipeline.dataKey(for: old) == pipeline.dataKey(for: request) { image } else { nil }
+        let previousDataKey = requestKey?.dataKey ?? self.request.map(pipeline.dataKey(for:))
+        let shown: LoadedImage? = if let image = phase.loadedImage, previousDataKey == key.dataKey { image } else { nil }
         self.request = request
         requestKey = key
         currentPriority = request.priority
 
-        if let hit = pipeline.cachedImage(for: request) {
+        if let hit = pipeline.cachedImage(for: request, key: key) {
             setPhase(.success(hit), animated: false)
             return
         }
         generation += 1
         let generation = generation
-        let task = pipeline.task(for: request)
+        let task = pipeline.task(for: request, key: key)
         inFlight.task = task
         if let result = task.result {      // raced into the memory cache
             finish(result, generation: generation)

@@ -44,7 +44,7 @@ public final class ImagePipeline: Sendable {
     public nonisolated(nonsending) func image(for request: ImageRequest) async throws(ImageError) -> LoadedImage {
         let keys = keys(for: request)
         // A hit needs no task (and no streams): the hot path of a scrolling list.
-        if let cached = readMemoryCache(keys, policy: request.cachePolicy) { return cached.scaled(for: request) }
+        if let cached = readMemoryCache(keys.image, policy: request.cachePolicy) { return cached.scaled(for: request) }
         let result = await StageWaiter.result { observer in
             processImage(request, keys: keys, priority: request.priority, observer: observer)
         }
@@ -59,9 +59,14 @@ public final class ImagePipeline: Sendable {
     /// Starts loading `request` and returns its task. A memory-cache hit gives a task that has
     /// already succeeded.
     public func task(for request: ImageRequest) -> ImageTask {
+        task(for: request, key: keys(for: request).image)
+    }
+
+    /// ``task(for:)`` with `request`'s image key already derived.
+    func task(for request: ImageRequest, key: ImageCacheKey) -> ImageTask {
         let task = ImageTask(request: request)
-        let keys = keys(for: request)
-        if let cached = readMemoryCache(keys, policy: request.cachePolicy) {
+        let keys = RequestKeys(image: key)
+        if let cached = readMemoryCache(key, policy: request.cachePolicy) {
             task.complete(with: .success(cached.scaled(for: request)))
             return task
         }
@@ -76,12 +81,17 @@ public final class ImagePipeline: Sendable {
     /// The image for `request` if the memory cache holds it, read synchronously so a view can
     /// show it in the same frame. `nil` when the request's policy ignores caches.
     public func cachedImage(for request: ImageRequest) -> LoadedImage? {
-        readMemoryCache(keys(for: request), policy: request.cachePolicy)?.scaled(for: request)
+        cachedImage(for: request, key: keys(for: request).image)
     }
 
-    private func readMemoryCache(_ keys: RequestKeys, policy: ImageRequest.CachePolicy) -> LoadedImage? {
+    /// ``cachedImage(for:)`` with `request`'s image key already derived.
+    func cachedImage(for request: ImageRequest, key: ImageCacheKey) -> LoadedImage? {
+        readMemoryCache(key, policy: request.cachePolicy)?.scaled(for: request)
+    }
+
+    private func readMemoryCache(_ key: ImageCacheKey, policy: ImageRequest.CachePolicy) -> LoadedImage? {
         guard policy != .reloadIgnoringCache else { return nil }
-        return configuration.memoryCache?.image(for: keys.image)
+        return configuration.memoryCache?.image(for: key)
     }
 
     // MARK: Introspection
