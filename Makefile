@@ -30,24 +30,28 @@ bad-input-corpus: build
 
 # Fuzzing (libFuzzer + AddressSanitizer) of Iris's own parsers: Fuzz/ is a separate package.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= FuzzDecode FuzzDecodeAtTarget FuzzHeader FuzzDataCacheEntry FuzzProgressivePrefix
+FUZZ_TARGETS ?= FuzzDecode FuzzDecodeAtTarget FuzzHeader FuzzDataCacheEntry FuzzProgressivePrefix FuzzAnimation FuzzAPNG
 FUZZ_FLAGS := -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xcc -fsanitize=fuzzer-no-link,address
 
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build $(FUZZ_FLAGS)
 
-# Runs each target for FUZZ_SECONDS; new corpus entries stay in Fuzz/corpus (not in git), crashes
-# land in Fuzz/crashes: minimise them (`-minimize_crash=1`) into Fuzz/regressions/<target>/.
+# Runs each target for FUZZ_SECONDS, all of them even when one fails; each one's output (with
+# libFuzzer's final stats: executions, exec/s, coverage) goes to Fuzz/logs/<target>.log. New
+# corpus entries stay in Fuzz/corpus (not in git); crashes land in Fuzz/crashes: minimise them
+# (`-minimize_crash=1`) into Fuzz/regressions/<target>/.
 fuzz: fuzz-build
 	scripts/make-fuzz-seeds
 	cat Fuzz/dictionaries/*.dict > Fuzz/.build/all.dict
-	mkdir -p Fuzz/crashes
-	for target in $(FUZZ_TARGETS); do \
+	mkdir -p Fuzz/crashes Fuzz/logs
+	failed=""; for target in $(FUZZ_TARGETS); do \
 	  mkdir -p Fuzz/corpus/$$target; \
 	  SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -dict=Fuzz/.build/all.dict -artifact_prefix=Fuzz/crashes/$$target- \
-	    -print_final_stats=1 Fuzz/corpus/$$target Fuzz/seeds || exit 1; \
-	done
+	    -print_final_stats=1 Fuzz/corpus/$$target Fuzz/seeds > Fuzz/logs/$$target.log 2>&1 || failed="$$failed $$target"; \
+	  echo "$$target: $$(grep -E '^#[0-9]+ +DONE' Fuzz/logs/$$target.log | tail -1)"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed (see Fuzz/logs, Fuzz/crashes)"; exit 1; fi
 
 # Replays the committed regression corpus (every crash found, minimised) once per input.
 fuzz-replay: fuzz-build

@@ -4,7 +4,10 @@ import PackageDescription
 // libFuzzer targets for Iris's own parsing code, kept out of the main package so normal builds
 // never compile them. Build and run with `make fuzz` / `make fuzz-replay` from the project root
 // (`-sanitize=fuzzer,address`, linked with lld).
-let targets = ["FuzzDecode", "FuzzDecodeAtTarget", "FuzzHeader", "FuzzDataCacheEntry", "FuzzProgressivePrefix"]
+let targets = [
+    "FuzzDecode", "FuzzDecodeAtTarget", "FuzzHeader", "FuzzDataCacheEntry", "FuzzProgressivePrefix",
+    "FuzzAnimation", "FuzzAPNG",
+]
 
 let package = Package(
     name: "IrisFuzz",

@@ -56,6 +56,8 @@ struct APNGAnimationTests {
         let canvas = PixelSize(width: 13, height: 11)
         let frames = Self.frames(canvas: canvas, seed: seed)
         let data = try APNGTestWriter.apng(width: canvas.width, height: canvas.height, frames: frames)
+        FuzzSeeds.keep(data, as: "apng-dispose-blend-\(seed).png")
+        FuzzSeeds.keep(data.dropFirst(8), as: "apng-dispose-blend-\(seed).unsigned")
         let image = try registry.decode(data)
         let animation = try #require(image.animation)
         #expect(animation.frameCount == frames.count)
@@ -98,6 +100,24 @@ struct APNGAnimationTests {
         #expect(image.bitmap.rgba(x: 0, y: 0) == RGBA(r: 0, g: 255, b: 0))
         let second = try await animation.frame(at: 1)
         #expect(second.rgba(x: 0, y: 0) == RGBA(r: 0, g: 255, b: 0) && second.rgba(x: 1, y: 1) == RGBA(r: 0, g: 0, b: 255))
+    }
+
+    @Test("frames wholly off the canvas cover nothing, whatever their dispose op (found by FuzzAnimation)")
+    func framesOffTheCanvas() async throws {
+        let canvas = PixelSize(width: 6, height: 5)
+        var random = SplitMix(seed: 9)
+        var frames = [APNGTestWriter.Frame(width: 6, height: 5, pixels: Self.randomPixels(&random, count: 30))]
+        for (dispose, x, y) in [(2, 9, 0), (1, 0, 7), (2, 40, 40), (0, 2, 2)] as [(UInt8, Int, Int)] {
+            frames.append(APNGTestWriter.Frame(x: x, y: y, width: 3, height: 2, pixels: Self.randomPixels(&random, count: 6),
+                                               dispose: dispose, blend: 1))
+        }
+        let data = try APNGTestWriter.apng(width: canvas.width, height: canvas.height, frames: frames)
+        let animation = try #require(try registry.decode(data).animation)
+        #expect(animation.frameCount == frames.count)
+        let expected = Self.reference(frames, canvas: canvas)
+        for (index, frame) in try await AnimationReference.frames(of: animation).enumerated() {
+            #expect(AnimationReference.maxDifference(frame, expected[index]).difference <= 2, "frame \(index)")
+        }
     }
 
     @Test("num_plays is the loop count; delays as stored, a zero denominator meaning hundredths")

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Iris
 
 @_silgen_name("LLVMFuzzerRunDriver")
@@ -29,3 +31,26 @@ public func fuzzData(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Data {
 }
 
 import Foundation
+
+/// Limits for targets that compose every frame of an animation: small canvases and few frames,
+/// so one input stays well inside libFuzzer's per-input timeout.
+public let fuzzAnimationLimits = DecodingLimits(maxPixels: 1_000_000, maxFrames: 64, maxDecodedBytes: 16 << 20)
+
+/// Decodes `data` at a small target and, when it is an animation, composes every frame in
+/// order and then frame 0 again (a rewind to a key frame). Errors are typed and ignored.
+public func decodeEveryFrame(_ data: Data) {
+    let options = DecodeOptions(target: DecodeTarget(width: 24, height: 24), limits: fuzzAnimationLimits)
+    guard let image = try? ImageDecoderRegistry.standard.decode(data, options: options),
+          let animation = image.animation else { return }
+    precondition(animation.frameSize == image.bitmap.size, "frame size \(animation.frameSize) is not frame 0's \(image.bitmap.size)")
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        for index in 0..<animation.frameCount {
+            guard let frame = try? await animation.frame(at: index) else { continue }
+            precondition(frame.size == animation.frameSize, "frame \(index) is \(frame.size), not \(animation.frameSize)")
+        }
+        if animation.frameCount > 1 { _ = try? await animation.frame(at: 0) }
+        done.signal()
+    }
+    done.wait()
+}

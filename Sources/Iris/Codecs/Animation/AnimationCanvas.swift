@@ -37,8 +37,11 @@ final class AnimationCanvas {
         disposePending()
         let left = max(0, frame.x), top = max(0, frame.y)
         let right = min(size.width, frame.x + framePixels.width), bottom = min(size.height, frame.y + framePixels.height)
-        let area = Area(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top),
-                        frameX: left - frame.x, frameY: top - frame.y)
+        // A frame wholly off the canvas covers nothing: an empty area at the origin, so that no
+        // row or column of it is ever addressed.
+        let area = right > left && bottom > top
+            ? Area(x: left, y: top, width: right - left, height: bottom - top, frameX: left - frame.x, frameY: top - frame.y)
+            : Area(x: 0, y: 0, width: 0, height: 0, frameX: 0, frameY: 0)
         let saved = frame.disposal == .previous ? copy(area) : []
         pending = (area, frame.disposal, saved)
         guard area.width > 0, area.height > 0 else { return }
