@@ -37,7 +37,7 @@ struct AnimationBufferTests {
 
     @Test("a 2,000-frame GIF plays in the same memory as a 20-frame one: a few frames and one canvas")
     func memoryIndependentOfFrameCount() async throws {
-        let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12), limits: DecodingLimits(maxFrames: 5_000))
+        let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12))     // default limits
         var peaks: [Int] = []
         for count in [20, 2_000] {
             let data = try Self.movingGIF(frames: count)
@@ -59,10 +59,44 @@ struct AnimationBufferTests {
         let image = try registry.decode(data, options: options)
         let animation = try #require(image.animation)
         #expect(animation.cost == frameBytes + data.count)      // frame 0, no canvas yet
-        #expect(image.cost == image.bitmap.cost + animation.cost)
+        // What a cache counts is the bound, from the start: six frames, a canvas and a saved
+        // region, the data; frame 0 (the bitmap) on top.
+        #expect(animation.costLimit == 6 * frameBytes + 2 * 24 * 24 * 4 + data.count)
+        #expect(image.cost == image.bitmap.cost + animation.costLimit)
         let peak = try await Self.peakHeld(animation, encoded: data.count)
         #expect(peak <= 6 * frameBytes + 24 * 24 * 4 + 8 * 8 * 4)
         #expect(peak >= 2 * frameBytes)          // it does read ahead
+    }
+
+    @Test("the memory cache counts an animation at its bound, which playing never passes and which does not change")
+    func cacheCost() async throws {
+        let data = try Self.movingGIF(frames: 40)
+        let image = try registry.decode(data, options: DecodeOptions(target: DecodeTarget(width: 12, height: 12)))
+        let animation = try #require(image.animation)
+        let cache = MemoryCache(costLimit: 10 << 20)
+        let key = ImageCacheKey(dataKey: "https://example.com/moving.gif")
+        cache.store(image, for: key)
+        let stored = cache.totalCost
+        #expect(stored == image.cost)
+        var worst = 0
+        for index in [0, 1, 2, 3, 39, 20, 5, 6] {
+            _ = try await animation.frame(at: index)
+            worst = max(worst, image.bitmap.cost + animation.cost)
+            #expect(cache.totalCost == stored)
+        }
+        #expect(worst > image.bitmap.cost + data.count)     // frames and a canvas were held
+        #expect(worst <= stored)
+    }
+
+    @Test("an animation of frames in memory whose frame 0 is the bitmap counts it once")
+    func inMemoryCost() {
+        let frames = (0..<3).map { _ in Bitmap(width: 4, height: 4, format: .rgba8) }
+        let animation = Animation(frames: frames, durations: [0.1, 0.1, 0.1])
+        let image = LoadedImage(bitmap: frames[0], animation: animation, format: .gif, sourceSize: PixelSize(width: 4, height: 4))
+        #expect(image.cost == 3 * 64)
+        var other = frames[0]
+        other.setRGBA(RGBA(r: 1, g: 2, b: 3), x: 0, y: 0)       // its own storage now
+        #expect(LoadedImage(bitmap: other, animation: animation, format: .gif, sourceSize: PixelSize(width: 4, height: 4)).cost == 4 * 64)
     }
 
     @Test("frames asked for concurrently and in any order are the frames played in order")

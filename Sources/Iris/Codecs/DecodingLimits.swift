@@ -2,13 +2,17 @@
 public struct DecodingLimits: Sendable, Hashable {
     /// Most source pixels (width × height before downsampling). Default 256 MP.
     public var maxPixels: Int
-    /// Most frames of an animation. Default 1,000.
+    /// Most frames of an animation. Default 10,000. Frames are composed on demand into a
+    /// bounded buffer, so this bounds the work of walking a file's frames (and the small record
+    /// kept per frame), not pixel memory.
     public var maxFrames: Int
-    /// Most bytes of decoded output (all frames kept at once). Default 1 GiB.
+    /// Most bytes of one decoded image at its output size: a still, or one frame of an
+    /// animation (whose buffer holds a few of them, see ``DecodeOptions/animationBufferBytes``).
+    /// Default 1 GiB.
     public var maxDecodedBytes: Int
 
     /// Makes limits; the defaults suit an app or a thumbnail server.
-    public init(maxPixels: Int = 256_000_000, maxFrames: Int = 1_000, maxDecodedBytes: Int = 1 << 30) {
+    public init(maxPixels: Int = 256_000_000, maxFrames: Int = 10_000, maxDecodedBytes: Int = 1 << 30) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxDecodedBytes = maxDecodedBytes

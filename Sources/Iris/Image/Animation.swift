@@ -81,8 +81,56 @@ public final class Animation: Sendable {
         }
     }
 
+    /// Most bytes the animation can hold while it plays: a full buffer of frames, one
+    /// composition canvas (and a region saved for "previous" disposal) and the encoded data; for
+    /// an animation of frames in memory, those frames. This is what ``LoadedImage/cost`` and so
+    /// the memory cache count: it does not change as frames are decoded ahead, so a cache's
+    /// total stays true after the image is stored.
+    public var costLimit: Int {
+        switch storage {
+        case let .frames(frames, _):
+            return frames.reduce(0) { $0 + $1.cost }
+        case let .lazy(buffer):
+            return buffer.costLimit
+        }
+    }
+
+    /// This animation with `processors` applied to every frame: frame 0 is `first` (the still
+    /// `image`, already processed), the others are processed as they are made, into a buffer
+    /// of as many frames as this one's. Frames in memory are processed now; one that fails
+    /// leaves the animation out (the still is still shown).
+    func applying(_ processors: [any ImageProcessing], to image: LoadedImage, first: Bitmap) -> Animation? {
+        switch storage {
+        case let .frames(frames, durations):
+            var processed = [first]
+            for frame in frames.dropFirst() {
+                var template = image
+                template.bitmap = frame
+                template.animation = nil
+                guard case .success(let result) = LoadedImage.run(processors, on: template, checkingCancellation: false),
+                      result.bitmap.size == first.size else { return nil }
+                processed.append(result.bitmap)
+            }
+            return Animation(frames: processed, durations: durations, loopCount: loopCount)
+        case let .lazy(buffer):
+            var template = image
+            template.animation = nil
+            let source = ProcessedAnimationSource(base: buffer.source, baseFrameSize: frameSize, processors: processors,
+                                                  template: template, frameSize: first.size)
+            return Animation(source: source, frameSize: first.size, kernel: buffer.kernel,
+                             bufferBytes: buffer.capacity * first.size.pixelCount * 4, first: first)
+        }
+    }
+
+    /// Bytes of ``costLimit`` that are `bitmap` itself: an animation of frames in memory whose
+    /// frame 0 shares `bitmap`'s storage; 0 otherwise.
+    func sharedFirstFrameBytes(with bitmap: Bitmap) -> Int {
+        guard case let .frames(frames, _) = storage, let first = frames.first, first.sharesStorage(with: bitmap) else { return 0 }
+        return first.cost
+    }
+
     /// Bytes held now: buffered frames, the composition canvas while one is in use, and the
-    /// encoded data; what the memory cache counts. It changes as frames are decoded ahead.
+    /// encoded data. It changes as frames are decoded ahead, never past ``costLimit``.
     public var cost: Int {
         switch storage {
         case let .frames(frames, _):

@@ -9,9 +9,9 @@
 final class AnimationFrameBuffer: Sendable {
     let source: any AnimationFrameSource
     private let frameSize: PixelSize
-    private let kernel: ResamplingKernel
+    let kernel: ResamplingKernel
     /// Frames the window holds.
-    private let capacity: Int
+    let capacity: Int
     private let state: LockedState<State>
 
     init(source: any AnimationFrameSource, frameSize: PixelSize, kernel: ResamplingKernel, capacity: Int, first: Bitmap?) {
@@ -22,6 +22,12 @@ final class AnimationFrameBuffer: Sendable {
         var initial = State()
         if let first { initial.frames[0] = first }
         state = LockedState(initial)
+    }
+
+    /// Most bytes the buffer can hold: a full window of frames, a decoder's working state, the
+    /// encoded data.
+    var costLimit: Int {
+        capacity * frameSize.pixelCount * 4 + source.maximumWorkingBytes + source.encodedByteCount
     }
 
     /// Bytes held: buffered frames, the decoder's canvas, the encoded data.
@@ -170,8 +176,9 @@ final class AnimationFrameBuffer: Sendable {
                 index = decoder.nextIndex
                 result = .success(try decoder.nextFrame())
             } catch {
-                // The frame that failed (or, when no decoder could be made, the goal's key frame).
-                index = box?.decoder.nextIndex ?? index
+                // `index` is the frame that failed (or, when no decoder could be made, the goal's
+                // key frame): read before the call, since a decoder may have moved on when it
+                // throws (a processed frame fails after its base frame was made).
                 result = .failure(error)
                 box = nil
             }

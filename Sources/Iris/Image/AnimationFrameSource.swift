@@ -15,6 +15,9 @@ protocol AnimationFrameSource: Sendable {
     func keyFrame(atOrBefore index: Int) -> Int
     /// Bytes of encoded data the source keeps.
     var encodedByteCount: Int { get }
+    /// Most bytes one of its decoders holds between frames (a canvas, and the region a frame
+    /// disposed to "previous" saved).
+    var maximumWorkingBytes: Int { get }
     /// A decoder that produces composed frames at `frameSize`, starting at frame 0.
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder
 }

@@ -80,6 +80,9 @@ public struct Bitmap: Sendable {
     /// Memory the pixels take, in bytes: what caches count.
     public var cost: Int { storage.count }
 
+    /// Whether `other` uses the same pixel storage (a copy not yet written to).
+    func sharesStorage(with other: Bitmap) -> Bool { storage === other.storage }
+
     /// Width and height.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 

@@ -33,7 +33,15 @@ public struct LoadedImage: Sendable {
         self.data = data
     }
 
-    /// Bytes held: pixels, the animation's buffered frames and data, and kept data; what the
-    /// memory cache counts.
-    public var cost: Int { bitmap.cost + (animation?.cost ?? 0) + (data?.count ?? 0) }
+    /// Bytes held: pixels, the most an animation can hold (``Animation/costLimit``: its frame
+    /// buffer, canvas and encoded data, fixed from the start), and kept data; what the memory
+    /// cache counts.
+    ///
+    /// An animation of frames in memory whose frame 0 is ``bitmap`` (the same storage) counts it
+    /// once. A lazy animation's buffer may hold frame 0 too, but then it has room for one frame
+    /// fewer, so the bound is the same.
+    public var cost: Int {
+        guard let animation else { return bitmap.cost + (data?.count ?? 0) }
+        return bitmap.cost + animation.costLimit - animation.sharedFirstFrameBytes(with: bitmap) + (data?.count ?? 0)
+    }
 }

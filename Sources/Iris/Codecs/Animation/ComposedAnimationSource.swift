@@ -27,6 +27,9 @@ struct ComposedAnimationSource: AnimationFrameSource {
 
     var encodedByteCount: Int { reader.encodedByteCount }
 
+    /// The canvas, and a saved region at most the canvas's size.
+    var maximumWorkingBytes: Int { canvas.pixelCount * 4 * 2 }
+
     func duration(at index: Int) -> Double { frames[index].duration }
 
     func keyFrame(atOrBefore index: Int) -> Int {

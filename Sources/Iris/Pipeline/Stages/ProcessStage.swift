@@ -60,20 +60,10 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
         return result
     }
 
-    /// Runs `processors` in order, checking for cancellation between them.
+    /// Runs `processors` in order, checking for cancellation between them; an animation gets
+    /// them on every frame.
     static func process(_ image: LoadedImage, with processors: [any ImageProcessing]) -> Result<LoadedImage, ImageError> {
-        var image = image
-        for processor in processors {
-            if Task.isCancelled { return .failure(.cancelled) }
-            do {
-                image = try processor.process(image)
-            } catch let error as ImageError {
-                return .failure(error)
-            } catch {
-                return .failure(.processingFailed(processor: processor.identifier, reason: String(describing: error)))
-            }
-        }
-        return .success(image)
+        image.applying(processors)
     }
 }
 

@@ -1,0 +1,32 @@
+extension LoadedImage {
+    /// The image with `processors` applied in order, checking for cancellation between them.
+    ///
+    /// An animated image keeps its animation: the processors run on the still (frame 0) now and
+    /// on every other frame as the animation makes it (see ``Animation/applying(_:to:first:)``),
+    /// so a blurred or cropped GIF plays blurred or cropped.
+    func applying(_ processors: [any ImageProcessing]) -> Result<LoadedImage, ImageError> {
+        guard !processors.isEmpty else { return .success(self) }
+        let result = Self.run(processors, on: self, checkingCancellation: true)
+        guard case .success(var processed) = result, let animation else { return result }
+        processed.animation = animation.applying(processors, to: self, first: processed.bitmap)
+        return .success(processed)
+    }
+
+    /// `processors` run in order on `image`; any error a processor throws becomes an
+    /// ``ImageError`` (``ImageError/processingFailed(processor:reason:)`` unless it is one).
+    static func run(_ processors: [any ImageProcessing], on image: LoadedImage,
+                    checkingCancellation: Bool) -> Result<LoadedImage, ImageError> {
+        var image = image
+        for processor in processors {
+            if checkingCancellation, Task.isCancelled { return .failure(.cancelled) }
+            do {
+                image = try processor.process(image)
+            } catch let error as ImageError {
+                return .failure(error)
+            } catch {
+                return .failure(.processingFailed(processor: processor.identifier, reason: String(describing: error)))
+            }
+        }
+        return .success(image)
+    }
+}

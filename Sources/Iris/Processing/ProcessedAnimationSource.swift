@@ -1,0 +1,58 @@
+/// An animation's frames with processors applied to each one after it is composed and shrunk:
+/// what the pipeline's process stage makes of an animated image.
+///
+/// Every processed frame must come out the size frame 0 did (a processor whose output size
+/// depends on the pixels cannot animate): a frame that does not fails with
+/// ``ImageError/processingFailed(processor:reason:)``, like any frame that fails to decode.
+struct ProcessedAnimationSource: AnimationFrameSource {
+    let base: any AnimationFrameSource
+    /// The size the base frames are made at (the decode's target).
+    let baseFrameSize: PixelSize
+    let processors: [any ImageProcessing]
+    /// The image the frames belong to: format, source size and orientation for the processors.
+    let template: LoadedImage
+    /// Processed frame 0's size.
+    let frameSize: PixelSize
+
+    var frameCount: Int { base.frameCount }
+    var loopCount: Int { base.loopCount }
+    var encodedByteCount: Int { base.encodedByteCount }
+    /// The base decoder's state, and one unprocessed frame between the processors.
+    var maximumWorkingBytes: Int { base.maximumWorkingBytes + baseFrameSize.pixelCount * 4 }
+    func duration(at index: Int) -> Double { base.duration(at: index) }
+    func keyFrame(atOrBefore index: Int) -> Int { base.keyFrame(atOrBefore: index) }
+
+    func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
+        ProcessingFrameDecoder(base: try base.makeDecoder(frameSize: baseFrameSize, kernel: kernel), source: self)
+    }
+}
+
+/// Makes a base frame, then runs the processors on it.
+final class ProcessingFrameDecoder: AnimationFrameDecoder {
+    private let base: any AnimationFrameDecoder
+    private let source: ProcessedAnimationSource
+
+    init(base: any AnimationFrameDecoder, source: ProcessedAnimationSource) {
+        self.base = base
+        self.source = source
+    }
+
+    var nextIndex: Int { base.nextIndex }
+    var workingBytes: Int { base.workingBytes }
+    func rewind(toKeyFrameAtOrBefore index: Int) { base.rewind(toKeyFrameAtOrBefore: index) }
+
+    func nextFrame() throws(ImageError) -> Bitmap {
+        let index = base.nextIndex
+        var image = source.template
+        image.bitmap = try base.nextFrame()
+        image.animation = nil
+        let bitmap = try LoadedImage.run(source.processors, on: image, checkingCancellation: false).get().bitmap
+        guard bitmap.size == source.frameSize else {
+            throw .processingFailed(processor: source.processors.map(\.identifier).joined(separator: ", "),
+                                    reason: "frame \(index) came out \(bitmap.size.width)×\(bitmap.size.height), "
+                                        + "frame 0 \(source.frameSize.width)×\(source.frameSize.height): "
+                                        + "an animation's frames must all be one size")
+        }
+        return bitmap
+    }
+}
