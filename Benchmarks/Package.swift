@@ -32,6 +32,13 @@ let package = Package(
             path: "PipelineBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Decoding every frame of an animation at a target, and the memory of playing one.
+        .executableTarget(
+            name: "AnimationBench",
+            dependencies: [.product(name: "Iris", package: "Iris")],
+            path: "AnimationBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // What ImageModel costs the main actor, next to a minimal hand-written model.
         .executableTarget(
             name: "ModelBench",
