@@ -4,6 +4,7 @@
 enum PlatformCodecs {
     static let decoders: [any ImageDecoding] = [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()]
     static let encoders: [any ImageEncoding] = [JPEGEncoder(), PNGEncoder(), WebPEncoder()]
+    static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder()]
 }
 #elseif canImport(ImageIO)
 /// The codecs Iris uses on this platform: ImageIO (Apple platforms).
@@ -12,5 +13,6 @@ enum PlatformCodecs {
     static let encoders: [any ImageEncoding] = [
         ImageIOEncoder(format: .jpeg), ImageIOEncoder(format: .png), ImageIOEncoder(format: .webp),
     ]
+    static let animationEncoders: [any AnimationEncoding] = []
 }
 #endif

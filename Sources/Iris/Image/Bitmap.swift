@@ -84,14 +84,14 @@ public struct Bitmap: Sendable {
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
     /// Calls `body` with the raw pixel bytes.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(storage) { try body($0.buffer) }
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withExtendedLifetime(storage) { storage throws(E) in try body(storage.buffer) }
     }
 
     /// Calls `body` with the raw pixel bytes, writable (copies first if shared).
-    public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+    public mutating func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return try withExtendedLifetime(storage) { try body($0.mutableBuffer) }
+        return try withExtendedLifetime(storage) { storage throws(E) in try body(storage.mutableBuffer) }
     }
 
     /// The pixel at (`x`, `y`) as premultiplied RGBA, in that order whatever the layout; grey

@@ -1,35 +1,5 @@
 import Foundation
 
-/// Options for one decode through ``ImageDecoderRegistry``.
-public struct DecodeOptions: Sendable, Hashable {
-    /// Shrink to this target while decoding; `nil` decodes at full size.
-    public var target: DecodeTarget?
-    /// Turn the pixels upright according to EXIF orientation.
-    public var appliesOrientation: Bool
-    /// Kernel for resampling.
-    public var kernel: ResamplingKernel
-    /// Limits checked before allocating.
-    public var limits: DecodingLimits
-    /// Decode what a progressive JPEG's data so far shows rather than fail as truncated
-    /// (for previews while it downloads).
-    public var allowsPartialData: Bool
-    /// Bytes of frames an animation may decode ahead and keep (at least one frame); `nil` is
-    /// ``Animation/defaultBufferFrames`` frames at the target size.
-    public var animationBufferBytes: Int?
-
-    /// Makes options.
-    public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,
-                kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default,
-                allowsPartialData: Bool = false, animationBufferBytes: Int? = nil) {
-        self.target = target
-        self.appliesOrientation = appliesOrientation
-        self.kernel = kernel
-        self.limits = limits
-        self.allowsPartialData = allowsPartialData
-        self.animationBufferBytes = animationBufferBytes
-    }
-}
-
 /// Picks a decoder by sniffed format and runs a decode: limits, target size, orientation.
 public struct ImageDecoderRegistry: Sendable {
     /// Decoders, first match wins.
@@ -38,7 +8,8 @@ public struct ImageDecoderRegistry: Sendable {
     /// Makes a registry of `decoders`.
     public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
 
-    /// The platform's decoders: the C libraries on Linux, ImageIO on Apple platforms.
+    /// The platform's decoders: the C libraries where they can be imported (Linux), ImageIO on
+    /// Apple platforms.
     public static let standard = ImageDecoderRegistry(decoders: PlatformCodecs.decoders)
 
     /// The decoder for `format`, if any.
@@ -88,17 +59,9 @@ public struct ImageDecoderRegistry: Sendable {
         let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
         try options.limits.check(decodedBytes: overflow ? .max : bytes)
 
-        var job = DecodeJob(header: header, outputSize: storedOutput, kernel: options.kernel, limits: options.limits,
-                            allowsPartialData: options.allowsPartialData)
-        job.releaseConsumedInput = releasingInput
-        var bitmap: Bitmap
-        do {
-            bitmap = try decoder.decode(data, job: job)
-        } catch let error as ImageError {
-            throw error
-        } catch {
-            throw .decodingFailed(format: header.format, reason: String(describing: error))
-        }
+        var context = DecodeContext(header: header, outputSize: storedOutput, options: options)
+        context.releaseConsumedInput = releasingInput
+        var bitmap = try decoder.decode(data, context: context)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
                            orientation: header.orientation, isPreview: options.allowsPartialData)
@@ -123,23 +86,8 @@ public struct ImageDecoderRegistry: Sendable {
         guard !data.isEmpty else { throw .emptyData }
         let format = FormatSniffer.format(of: data)
         guard format.isDecodable, let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
-        var header: ImageHeader
-        do {
-            header = try decoder.readHeader(data)
-        } catch let error as ImageError {
-            throw error
-        } catch {
-            throw .decodingFailed(format: format, reason: String(describing: error))
-        }
+        var header = try decoder.readHeader(data)
         header.orientation = EXIFReader.orientation(in: data, format: format, releasingInput: releasingInput) ?? .up
         return (decoder, header)
-    }
-}
-
-/// Finds the encoder for a format.
-public enum ImageEncoders {
-    /// The platform's encoder for `format`, if it can write it.
-    public static func encoder(for format: ImageFormat) -> (any ImageEncoding)? {
-        PlatformCodecs.encoders.first { $0.format == format }
     }
 }

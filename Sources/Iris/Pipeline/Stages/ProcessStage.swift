@@ -67,10 +67,8 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
             if Task.isCancelled { return .failure(.cancelled) }
             do {
                 image = try processor.process(image)
-            } catch let error as ImageError {
-                return .failure(error)
             } catch {
-                return .failure(.processingFailed(processor: processor.identifier, reason: String(describing: error)))
+                return .failure(error)
             }
         }
         return .success(image)

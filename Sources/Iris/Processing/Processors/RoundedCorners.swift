@@ -10,9 +10,9 @@ extension ImageProcessors {
 
         public var identifier: String { "iris.roundedCorners(\(radius))" }
 
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
+        public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             guard radius >= 0, radius.isFinite else {
-                throw ImageError.processingFailed(processor: identifier, reason: "radius must be a finite number ≥ 0")
+                throw .processingFailed(processor: identifier, reason: "radius must be a finite number ≥ 0")
             }
             return image.replacingBitmap(Self.round(image.bitmap, radius: radius))
         }
@@ -54,7 +54,7 @@ extension ImageProcessors {
 
         public var identifier: String { "iris.circle" }
 
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
+        public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             let side = min(image.bitmap.width, image.bitmap.height)
             let square = image.bitmap.cropped(to: PixelRect(x: (image.bitmap.width - side) / 2,
                                                             y: (image.bitmap.height - side) / 2, width: side, height: side))

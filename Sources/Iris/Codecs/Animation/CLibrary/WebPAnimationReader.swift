@@ -29,10 +29,10 @@ enum WebPAnimationReader {
         try walk(data, limits: nil).info
     }
 
-    /// The first frame, composed on the canvas, at `job.outputSize`.
-    static func firstFrame(of data: Data, job: DecodeJob) throws(ImageError) -> Bitmap {
-        let source = try WebPFrameReader.source(data, limits: job.limits)
-        return try source.makeDecoder(frameSize: job.outputSize, kernel: job.kernel).nextFrame()
+    /// The first frame, composed on the canvas, at `context.outputSize`.
+    static func firstFrame(of data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let source = try WebPFrameReader.source(data, limits: context.options.limits)
+        return try source.makeDecoder(frameSize: context.outputSize, kernel: context.options.kernel).nextFrame()
     }
 
     /// Walks the container. With `limits`, a frame count over the limit throws before the

@@ -8,7 +8,7 @@ import Foundation
 /// ``PixelFormat/rgbx8`` otherwise.
 ///
 /// Rows are streamed: a non-interlaced frame is read one row at a time into the ``RowSink`` for
-/// `job.outputSize`; an interlaced frame's rows arrive in four passes, so its palette indices
+/// `context.outputSize`; an interlaced frame's rows arrive in four passes, so its palette indices
 /// (one byte per pixel) are collected first and then streamed. The full-size RGBA image is never
 /// held. The header's frame count comes from walking every frame's records without decoding
 /// their pixels.
@@ -40,22 +40,22 @@ public struct GIFDecoder: ImageDecoding {
         }
     }
 
-    /// Decodes the first frame at exactly `job.outputSize`.
-    public func decode(_ data: Data, job: DecodeJob) throws(ImageError) -> Bitmap {
+    /// Decodes the first frame at exactly `context.outputSize`.
+    public func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         try GIFReader.withReader(data) { reader throws(ImageError) in
             let canvas = try Self.checkedCanvas(reader)
-            try job.limits.check(width: canvas.width, height: canvas.height, format: .gif)
-            guard job.outputSize.width > 0, job.outputSize.height > 0 else {
-                throw .decodingFailed(format: .gif, reason: "the requested output size \(job.outputSize) is empty")
+            try context.options.limits.check(width: canvas.width, height: canvas.height, format: .gif)
+            guard context.outputSize.width > 0, context.outputSize.height > 0 else {
+                throw .decodingFailed(format: .gif, reason: "the requested output size \(context.outputSize) is empty")
             }
             guard let frame = try reader.nextFrame() else {
                 throw .decodingFailed(format: .gif, reason: "the file holds no image")
             }
             let format: PixelFormat = Self.hasTransparency(frame, canvas: canvas) ? .rgba8 : .rgbx8
-            let sink = makeRowSink(source: canvas, output: job.outputSize, format: format, kernel: job.kernel)
+            let sink = makeRowSink(source: canvas, output: context.outputSize, format: format, kernel: context.options.kernel)
             // An interlaced frame's indices are held whole: its own size, not only the
             // canvas's, must be within the limits (a 60000² frame on a 16² canvas is a bomb).
-            if frame.interlaced { try job.limits.check(width: frame.width, height: frame.height, format: .gif) }
+            if frame.interlaced { try context.options.limits.check(width: frame.width, height: frame.height, format: .gif) }
             let rows = try GIFFrameRows(frame: frame, canvas: canvas, reader: reader)
             let row = UnsafeMutableRawBufferPointer.allocate(byteCount: canvas.width * 4, alignment: 16)
             defer { row.deallocate() }

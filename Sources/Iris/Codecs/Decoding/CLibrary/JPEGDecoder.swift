@@ -5,7 +5,7 @@ import Foundation
 /// Decodes JPEG with libjpeg-turbo: baseline and progressive; grey, YCbCr/RGB, CMYK and YCCK.
 ///
 /// Decodes at the target size: libjpeg-turbo's DCT scaling (k/8) makes the smallest
-/// intermediate that still covers `job.outputSize`, and its rows stream in batches into the
+/// intermediate that still covers `context.outputSize`, and its rows stream in batches into the
 /// resampler, so the full-resolution image is never held. Uses the accurate integer IDCT
 /// (`JDCT_ISLOW`) and fancy (smooth) chroma upsampling: libjpeg's quality defaults.
 ///
@@ -13,7 +13,7 @@ import Foundation
 /// libjpeg rejects throws ``ImageError/decodingFailed(format:reason:)`` with libjpeg's message.
 /// A progressive file with more than ``defaultMaxScans`` scans is rejected (each scan walks
 /// the whole image, so endless scans are a decompression bomb), and libjpeg's working memory is
-/// capped by `job.limits.maxPixels`.
+/// capped by `context.options.limits.maxPixels`.
 public struct JPEGDecoder: ImageDecoding {
     /// The most scans a progressive JPEG may have (real files have about 10).
     public static let defaultMaxScans = 1_000
@@ -32,52 +32,64 @@ public struct JPEGDecoder: ImageDecoding {
 
     public var formats: Set<ImageFormat> { [.jpeg] }
 
-    public func readHeader(_ data: Data) throws -> ImageHeader {
-        try data.withUnsafeBytes { bytes in
-            let header = try JPEGDecompressor(bytes: bytes, maxScans: maxScans, maxMemory: 0).readHeader()
-            return ImageHeader(format: .jpeg, width: header.size.width, height: header.size.height, hasAlpha: false)
+    public func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+        let header = try Self.withDecompressor(data, maxScans: maxScans, maxMemory: 0) { decompressor throws(ImageError) in
+            try decompressor.readHeader()
         }
+        return ImageHeader(format: .jpeg, width: header.size.width, height: header.size.height, hasAlpha: false)
     }
 
-    public func decode(_ data: Data, job: DecodeJob) throws -> Bitmap {
-        let output = job.outputSize
+    public func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let output = context.outputSize
         guard output.width > 0, output.height > 0 else {
-            throw ImageError.invalidDimensions(format: .jpeg, width: output.width, height: output.height)
+            throw .invalidDimensions(format: .jpeg, width: output.width, height: output.height)
         }
-        return try data.withUnsafeBytes { bytes in
-            let decompressor = try JPEGDecompressor(bytes: bytes, maxScans: maxScans,
-                                                    maxMemory: Self.workingMemory(for: job.limits))
+        let limits = context.options.limits
+        return try Self.withDecompressor(data, maxScans: maxScans, maxMemory: Self.workingMemory(for: limits)) { decompressor throws(ImageError) in
             let header = try decompressor.readHeader()
-            try job.limits.check(width: header.size.width, height: header.size.height, format: .jpeg)
+            try limits.check(width: header.size.width, height: header.size.height, format: .jpeg)
             let layout = try Layout(header)
             let scale = Self.dctScale(source: header.size, output: output)
             let (scaled, bytesPerPixel) = try decompressor.start(scale: scale, colorSpace: layout.libjpegOutput)
             guard bytesPerPixel == layout.pixelFormat.bytesPerPixel else {
-                throw ImageError.decodingFailed(format: .jpeg, reason: "libjpeg gave \(bytesPerPixel) bytes a pixel")
+                throw .decodingFailed(format: .jpeg, reason: "libjpeg gave \(bytesPerPixel) bytes a pixel")
             }
-            let sink = makeRowSink(source: scaled, output: output, format: layout.pixelFormat, kernel: job.kernel)
+            let sink = makeRowSink(source: scaled, output: output, format: layout.pixelFormat, kernel: context.options.kernel)
             let stride = scaled.width * bytesPerPixel
-            var buffer = [UInt8](repeating: 0, count: stride * Self.rowBatch)
+            let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: stride * Self.rowBatch, alignment: 16)
+            defer { batch.deallocate() }
+            batch.initializeMemory(as: UInt8.self, repeating: 0)
             var rowsDone = 0
-            try buffer.withUnsafeMutableBytes { batch in
-                while rowsDone < scaled.height {
-                    let count = try decompressor.readRows(into: batch, stride: stride, maxRows: Self.rowBatch,
-                                                          acceptsTruncation: job.allowsPartialData)
-                    guard count > 0 else {
-                        throw ImageError.decodingFailed(format: .jpeg, reason: "libjpeg stopped at row \(rowsDone)")
-                    }
-                    for index in 0..<count {
-                        let row = UnsafeMutableRawBufferPointer(rebasing: batch[(index * stride)..<((index + 1) * stride)])
-                        if let inverted = layout.cmykInverted {
-                            JPEGCMYK.cmykToRGBX(row, pixelCount: scaled.width, inverted: inverted)
-                        }
-                        sink.append(row: UnsafeRawBufferPointer(row))
-                    }
-                    rowsDone += count
+            while rowsDone < scaled.height {
+                let count = try decompressor.readRows(into: batch, stride: stride, maxRows: Self.rowBatch,
+                                                      acceptsTruncation: context.options.allowsPartialData)
+                guard count > 0 else {
+                    throw .decodingFailed(format: .jpeg, reason: "libjpeg stopped at row \(rowsDone)")
                 }
+                for index in 0..<count {
+                    let row = UnsafeMutableRawBufferPointer(rebasing: batch[(index * stride)..<((index + 1) * stride)])
+                    if let inverted = layout.cmykInverted {
+                        JPEGCMYK.cmykToRGBX(row, pixelCount: scaled.width, inverted: inverted)
+                    }
+                    sink.append(row: UnsafeRawBufferPointer(row))
+                }
+                rowsDone += count
             }
             return sink.finish()
         }
+    }
+
+    /// Runs `body` with a decompressor over `data`, which stays alive for the call.
+    private static func withDecompressor<R>(_ data: Data, maxScans: Int, maxMemory: Int,
+                                            _ body: (JPEGDecompressor) throws(ImageError) -> R) throws(ImageError) -> R {
+        let result: Result<R, ImageError> = data.withUnsafeBytes { bytes in
+            do throws(ImageError) {
+                return .success(try body(JPEGDecompressor(bytes: bytes, maxScans: maxScans, maxMemory: maxMemory)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// The DCT scale numerator k (the image is decoded at k/8, k in 1...8): the smallest k

@@ -15,7 +15,7 @@ import Foundation
 /// passed through as stored, which is what the sRGB-encoded PNGs of the web expect.
 ///
 /// Non-interlaced images are streamed: rows are read a small batch at a time and pushed into
-/// the ``RowSink`` for `job.outputSize`, so the full-resolution image is never held in memory.
+/// the ``RowSink`` for `context.outputSize`, so the full-resolution image is never held in memory.
 /// An Adam7 image is only final once all seven passes are read, so it is decoded whole into
 /// one buffer first and then fed to the sink.
 ///
@@ -37,20 +37,20 @@ public struct PNGDecoder: ImageDecoding {
         }
     }
 
-    /// Decodes at exactly `job.outputSize`, resampling through the row sink when it differs
+    /// Decodes at exactly `context.outputSize`, resampling through the row sink when it differs
     /// from the stored size.
-    public func decode(_ data: Data, job: DecodeJob) throws(ImageError) -> Bitmap {
+    public func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let scan = PNGChunkScan(data)
         return try PNGReader.withReader(data) { reader throws(ImageError) in
             let info = try Self.readInfo(reader, scan: scan)
             let source = PixelSize(width: Int(info.width), height: Int(info.height))
-            let output = job.outputSize
-            try job.limits.check(width: source.width, height: source.height, format: .png)
+            let output = context.outputSize
+            try context.options.limits.check(width: source.width, height: source.height, format: .png)
             guard output.width > 0, output.height > 0 else {
                 throw .decodingFailed(format: .png, reason: "the requested output size \(output) is empty")
             }
             let (outputBytes, overflow) = output.pixelCount.multipliedReportingOverflow(by: 4)
-            try job.limits.check(decodedBytes: overflow ? .max : outputBytes)
+            try context.options.limits.check(decodedBytes: overflow ? .max : outputBytes)
 
             let layout = PNGOutputLayout(info)
             let (rowBytes, passes) = try reader.setOutput(layout.shimOutput)
@@ -59,17 +59,17 @@ public struct PNGDecoder: ImageDecoding {
                 throw .decodingFailed(format: .png, reason: "libpng delivers \(rowBytes)-byte rows, expected \(expectedRowBytes)")
             }
             if passes > 1 {
-                return try Self.decodeInterlaced(reader, source: source, layout: layout, job: job)
+                return try Self.decodeInterlaced(reader, source: source, layout: layout, context: context)
             }
-            return try Self.decodeStreaming(reader, source: source, layout: layout, job: job)
+            return try Self.decodeStreaming(reader, source: source, layout: layout, context: context)
         }
     }
 
     // MARK: - Decoding
 
     /// Rows a batch at a time into the sink; only one batch of source rows is in memory.
-    private static func decodeStreaming(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, job: DecodeJob) throws(ImageError) -> Bitmap {
-        let sink = makeRowSink(source: source, output: job.outputSize, format: layout.format, kernel: job.kernel)
+    private static func decodeStreaming(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let sink = makeRowSink(source: source, output: context.outputSize, format: layout.format, kernel: context.options.kernel)
         let rowBytes = source.width * layout.format.bytesPerPixel
         let batchRows = max(1, min(32, (256 * 1024) / max(rowBytes, 1)))
         let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: rowBytes * batchRows, alignment: 16)
@@ -79,7 +79,7 @@ public struct PNGDecoder: ImageDecoding {
             if Task.isCancelled { throw .cancelled }
             let count = min(batchRows, source.height - y)
             try reader.readRows(into: batch, stride: rowBytes, count: count)
-            job.releaseConsumedInput?(reader.consumedBytes)
+            context.releaseConsumedInput?(reader.consumedBytes)
             for row in 0..<count {
                 let slice = UnsafeMutableRawBufferPointer(rebasing: batch[(row * rowBytes)..<((row + 1) * rowBytes)])
                 if layout.format == .rgba8 {
@@ -94,7 +94,7 @@ public struct PNGDecoder: ImageDecoding {
 
     /// All seven Adam7 passes into one full-size bitmap, then (if a smaller size is wanted)
     /// through the sink: no row is final before the last pass.
-    private static func decodeInterlaced(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, job: DecodeJob) throws(ImageError) -> Bitmap {
+    private static func decodeInterlaced(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, context: DecodeContext) throws(ImageError) -> Bitmap {
         var full = Bitmap(width: source.width, height: source.height, format: layout.format)
         let stride = full.bytesPerRow
         let status: Result<Void, ImageError> = full.withUnsafeMutableBytes { buffer in
@@ -112,9 +112,9 @@ public struct PNGDecoder: ImageDecoding {
             return .success(())
         }
         try status.get()
-        if job.outputSize == source { return full }
+        if context.outputSize == source { return full }
         if Task.isCancelled { throw .cancelled }
-        let sink = makeRowSink(source: source, output: job.outputSize, format: layout.format, kernel: job.kernel)
+        let sink = makeRowSink(source: source, output: context.outputSize, format: layout.format, kernel: context.options.kernel)
         full.withUnsafeBytes { buffer in
             for y in 0..<source.height {
                 sink.append(row: UnsafeRawBufferPointer(rebasing: buffer[(y * stride)..<((y + 1) * stride)]))

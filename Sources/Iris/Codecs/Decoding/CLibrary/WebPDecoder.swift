@@ -5,13 +5,13 @@ import Foundation
 /// Decodes WebP with libwebp: lossy, lossless and with alpha; the first frame of an animation.
 ///
 /// A still image is shrunk while decoding with libwebp's own scaled decoding (its area-averaging
-/// rescaler runs on each row as it is decoded), straight to `job.outputSize`: the full-size image
-/// is never held. The kernel of the job does not apply to it. Shrinking by half or more skips
+/// rescaler runs on each row as it is decoded), straight to `context.outputSize`: the full-size image
+/// is never held. The context's kernel does not apply to it. Shrinking by half or more skips
 /// libwebp's smooth chroma upsampling, and by four or more its deblocking filter: the averaging
 /// over 2×2 (4×4) source pixels per output pixel blurs away what they would add.
 ///
 /// An animated WebP's first frame is composed on its canvas (see ``WebPFrameReader``) and
-/// shrunk to `job.outputSize`.
+/// shrunk to `context.outputSize`.
 ///
 /// Output is premultiplied ``PixelFormat/rgba8`` when the image has alpha, ``PixelFormat/rgbx8``
 /// otherwise.
@@ -43,16 +43,16 @@ public struct WebPDecoder: ImageDecoding {
         return header
     }
 
-    /// Decodes the first frame at exactly `job.outputSize`.
-    public func decode(_ data: Data, job: DecodeJob) throws(ImageError) -> Bitmap {
+    /// Decodes the first frame at exactly `context.outputSize`.
+    public func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let features = try Self.features(of: data)
-        try job.limits.check(width: job.header.width, height: job.header.height, format: .webp)
-        let output = job.outputSize
+        try context.options.limits.check(width: context.header.width, height: context.header.height, format: .webp)
+        let output = context.outputSize
         guard output.width > 0, output.height > 0 else {
             throw .decodingFailed(format: .webp, reason: "the requested output size \(output) is empty")
         }
         if features.has_animation != 0 {
-            return try WebPAnimationReader.firstFrame(of: data, job: job)
+            return try WebPAnimationReader.firstFrame(of: data, context: context)
         }
         return try Self.decodeStill(data, hasAlpha: features.has_alpha != 0,
                                     source: PixelSize(width: Int(features.width), height: Int(features.height)),

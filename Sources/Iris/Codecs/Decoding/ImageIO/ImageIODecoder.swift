@@ -11,25 +11,25 @@ import ImageIO
 struct ImageIODecoder: ImageDecoding {
     var formats: Set<ImageFormat> { [.jpeg, .png, .gif, .webp] }
 
-    func readHeader(_ data: Data) throws -> ImageHeader {
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let format = FormatSniffer.format(of: data)
         guard let source = CGImageSourceCreateWithData(data as CFData, nil),
               let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
               let width = properties[kCGImagePropertyPixelWidth] as? Int,
               let height = properties[kCGImagePropertyPixelHeight] as? Int else {
-            throw ImageError.decodingFailed(format: format, reason: "ImageIO could not read the header")
+            throw .decodingFailed(format: format, reason: "ImageIO could not read the header")
         }
         let hasAlpha = properties[kCGImagePropertyHasAlpha] as? Bool ?? false
         return ImageHeader(format: format, width: width, height: height, hasAlpha: hasAlpha,
                            frameCount: max(1, CGImageSourceGetCount(source)))
     }
 
-    func decode(_ data: Data, job: DecodeJob) throws -> Bitmap {
-        let format = job.header.format
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let format = context.header.format
         guard let source = CGImageSourceCreateWithData(data as CFData, nil) else {
-            throw ImageError.decodingFailed(format: format, reason: "ImageIO could not open the data")
+            throw .decodingFailed(format: format, reason: "ImageIO could not open the data")
         }
-        let maxSide = max(job.outputSize.width, job.outputSize.height)
+        let maxSide = max(context.outputSize.width, context.outputSize.height)
         let options: [CFString: Any] = [
             kCGImageSourceCreateThumbnailFromImageAlways: true,
             kCGImageSourceThumbnailMaxPixelSize: maxSide,
@@ -37,28 +37,28 @@ struct ImageIODecoder: ImageDecoding {
             kCGImageSourceShouldCacheImmediately: true,
         ]
         guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
-            throw ImageError.decodingFailed(format: format, reason: "ImageIO could not decode the image")
+            throw .decodingFailed(format: format, reason: "ImageIO could not decode the image")
         }
-        // Core Animation's own layout: BGRA, premultiplied, 32-bit little-endian. The context is
+        // Core Animation's own layout: BGRA, premultiplied, 32-bit little-endian. The drawing context is
         // always premultipliedFirst, so the fourth byte is written as alpha: for an opaque source
         // that covers every pixel it is 255, which is exactly what bgrx8 promises (a skip-byte
         // context leaves that byte's value unspecified).
-        let pixelFormat: PixelFormat = job.header.hasAlpha ? .bgra8 : .bgrx8
+        let pixelFormat: PixelFormat = context.header.hasAlpha ? .bgra8 : .bgrx8
         // Rows 64-byte aligned, as Core Animation needs to draw the image without copying it.
-        let width = job.outputSize.width, height = job.outputSize.height
+        let width = context.outputSize.width, height = context.outputSize.height
         var bitmap = Bitmap(width: width, height: height, format: pixelFormat, rowAlignment: 64)
         let stride = bitmap.bytesPerRow
         let drawn: Bool = bitmap.withUnsafeMutableBytes { raw in
-            guard let context = CGContext(data: raw.baseAddress, width: width, height: height,
+            guard let drawing = CGContext(data: raw.baseAddress, width: width, height: height,
                                           bitsPerComponent: 8, bytesPerRow: stride,
                                           space: CGColorSpaceCreateDeviceRGB(),
                                           bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
                                               | CGBitmapInfo.byteOrder32Little.rawValue) else { return false }
-            context.interpolationQuality = .high
-            context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
+            drawing.interpolationQuality = .high
+            drawing.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
             return true
         }
-        guard drawn else { throw ImageError.decodingFailed(format: format, reason: "could not create a bitmap context") }
+        guard drawn else { throw .decodingFailed(format: format, reason: "could not create a bitmap context") }
         return bitmap
     }
 }

@@ -8,9 +8,12 @@ import Foundation
 /// Frames are pulled from the animation one at a time and handed to libwebp at once, so a lazy
 /// animation is never held whole. Lossy at ``EncodeOptions/quality``, or lossless when
 /// ``EncodeOptions/lossless`` is set; libwebp stores only what changes between frames.
-public struct AnimatedWebPEncoder: Sendable {
+public struct AnimatedWebPEncoder: AnimationEncoding {
     /// Makes an encoder.
     public init() {}
+
+    /// WebP.
+    public var format: ImageFormat { .webp }
 
     /// The animated WebP of `animation`.
     public func encode(_ animation: Animation, options: EncodeOptions) async throws(ImageError) -> Data {

@@ -18,7 +18,7 @@ public struct JPEGEncoder: ImageEncoding {
 
     public var format: ImageFormat { .jpeg }
 
-    public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws -> Data {
+    public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
         let bitmap = bitmap.inRGBOrder
         let grey = bitmap.format == .gray8
         var settings = Self.settings(for: bitmap.size, quality: options.quality, progressive: options.progressive)
@@ -26,7 +26,7 @@ public struct JPEGEncoder: ImageEncoding {
         settings.jpeg_color_space = grey ? IRIS_JPEG_CS_GRAY : IRIS_JPEG_CS_YCBCR
         let compressor = try JPEGCompressor(options: settings)
         // rgba8 rows go in as RGBX: libjpeg ignores the fourth byte.
-        try bitmap.withUnsafeBytes { bytes in
+        try bitmap.withUnsafeBytes { bytes throws(ImageError) in
             try compressor.write(rows: bytes, stride: bitmap.bytesPerRow, count: bitmap.height)
         }
         return try compressor.finish()

@@ -18,12 +18,12 @@ public struct WebPEncoder: ImageEncoding {
 
     public var format: ImageFormat { .webp }
 
-    public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws -> Data {
+    public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
         guard bitmap.width > 0, bitmap.height > 0 else {
-            throw ImageError.encodingFailed(format: .webp, reason: "the image is empty (\(bitmap.size))")
+            throw .encodingFailed(format: .webp, reason: "the image is empty (\(bitmap.size))")
         }
         guard bitmap.width <= Self.maxDimension, bitmap.height <= Self.maxDimension else {
-            throw ImageError.encodingFailed(format: .webp, reason: "\(bitmap.size) is over WebP's limit of \(Self.maxDimension) pixels a side")
+            throw .encodingFailed(format: .webp, reason: "\(bitmap.size) is over WebP's limit of \(Self.maxDimension) pixels a side")
         }
         var straight = bitmap.format == .gray8 ? bitmap.converted(to: .rgbx8) : bitmap
         if straight.format.hasAlpha {
@@ -49,7 +49,7 @@ public struct WebPEncoder: ImageEncoding {
             }
         }
         guard size > 0, let output else {
-            throw ImageError.encodingFailed(format: .webp, reason: "libwebp could not encode \(bitmap.size)")
+            throw .encodingFailed(format: .webp, reason: "libwebp could not encode \(bitmap.size)")
         }
         defer { WebPFree(output) }
         return Data(bytes: output, count: size)
