@@ -1,6 +1,6 @@
 /// Receives a decoder's rows top to bottom, in the sink's pixel format (premultiplied), so a
 /// decoder can stream into a resampler without holding the full-resolution image.
-public protocol RowSink: AnyObject {
+protocol RowSink: AnyObject {
     /// Takes the next source row: `width × bytesPerPixel` bytes.
     func append(row: UnsafeRawBufferPointer)
     /// The finished output, once every source row has been appended.
@@ -8,16 +8,16 @@ public protocol RowSink: AnyObject {
 }
 
 /// A sink that keeps rows as they come: the output is the source.
-public final class BitmapRowWriter: RowSink {
+final class BitmapRowWriter: RowSink {
     private var bitmap: Bitmap
     private var nextRow = 0
 
     /// Makes a writer for a `size` image in `format`.
-    public init(size: PixelSize, format: PixelFormat) {
+    init(size: PixelSize, format: PixelFormat) {
         bitmap = Bitmap(width: size.width, height: size.height, format: format)
     }
 
-    public func append(row: UnsafeRawBufferPointer) {
+    func append(row: UnsafeRawBufferPointer) {
         guard nextRow < bitmap.height else { return }
         let stride = bitmap.bytesPerRow
         let offset = nextRow * stride
@@ -28,12 +28,12 @@ public final class BitmapRowWriter: RowSink {
         nextRow += 1
     }
 
-    public func finish() -> Bitmap { bitmap }
+    func finish() -> Bitmap { bitmap }
 }
 
 /// The sink for a decode of `source` to `output`: a plain writer when the sizes match,
 /// a ``StreamingResampler`` otherwise.
-public func makeRowSink(source: PixelSize, output: PixelSize, format: PixelFormat, kernel: ResamplingKernel) -> any RowSink {
+func makeRowSink(source: PixelSize, output: PixelSize, format: PixelFormat, kernel: ResamplingKernel) -> any RowSink {
     if source == output { return BitmapRowWriter(size: source, format: format) }
     return StreamingResampler(source: source, output: output, format: format, kernel: kernel)
 }

@@ -6,11 +6,11 @@ import Foundation
 /// chunk) and reads tag 0x0112 from IFD0 of the TIFF structure inside. Nothing is copied: the
 /// parser walks the bytes in place. Any malformed input — truncated, hostile lengths or offsets,
 /// a wrong tag type, a value outside 1–8 — gives `nil`; no input can make it trap.
-public enum EXIFReader {
+enum EXIFReader {
     /// The orientation stored in `data` (JPEG APP1, PNG eXIf, WebP EXIF), or `nil`.
     ///
     /// Formats that carry no EXIF orientation Iris reads (GIF and the others) give `nil`.
-    public static func orientation(in data: Data, format: ImageFormat) -> Orientation? {
+    static func orientation(in data: Data, format: ImageFormat) -> Orientation? {
         orientation(in: data, format: format, releasingInput: nil)
     }
 

@@ -1,16 +1,16 @@
 import Foundation
 
 /// What the first bytes of a file say it is.
-public struct SniffedFormat: Sendable, Hashable {
+struct SniffedFormat: Sendable, Hashable {
     /// The container format.
-    public var format: ImageFormat
+    var format: ImageFormat
     /// Whether the container says it is animated (APNG, animated WebP; GIF is checked when decoded).
-    public var isAnimated: Bool
+    var isAnimated: Bool
     /// For WebP: which kind of bitstream.
-    public var webPKind: WebPKind?
+    var webPKind: WebPKind?
 
     /// The kinds of WebP bitstream.
-    public enum WebPKind: String, Sendable, Hashable {
+    enum WebPKind: String, Sendable, Hashable {
         /// VP8: lossy.
         case lossy
         /// VP8L: lossless.
@@ -21,12 +21,12 @@ public struct SniffedFormat: Sendable, Hashable {
 }
 
 /// Recognises image formats (and things that are not images) from magic bytes.
-public enum FormatSniffer {
+enum FormatSniffer {
     /// The format of `data`; ``ImageFormat/unknown`` when nothing matches.
-    public static func format(of data: Data) -> ImageFormat { sniff(data).format }
+    static func format(of data: Data) -> ImageFormat { sniff(data).format }
 
     /// The format of `data` with APNG/WebP details.
-    public static func sniff(_ data: Data) -> SniffedFormat {
+    static func sniff(_ data: Data) -> SniffedFormat {
         let bytes = [UInt8](data.prefix(4096))
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + prefix.count && Array(bytes[offset..<(offset + prefix.count)]) == prefix

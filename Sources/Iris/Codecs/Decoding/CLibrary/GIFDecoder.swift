@@ -12,15 +12,15 @@ import Foundation
 /// (one byte per pixel) are collected first and then streamed. The full-size RGBA image is never
 /// held. The header's frame count comes from walking every frame's records without decoding
 /// their pixels.
-public struct GIFDecoder: ImageDecoding {
+struct GIFDecoder: ImageDecoding {
     /// Makes a decoder.
-    public init() {}
+    init() {}
 
     /// GIF only.
-    public var formats: Set<ImageFormat> { [.gif] }
+    var formats: Set<ImageFormat> { [.gif] }
 
     /// Reads the screen size, the first frame's transparency and the number of complete frames.
-    public func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         try GIFReader.withReader(data) { reader throws(ImageError) in
             let canvas = try Self.checkedCanvas(reader)
             guard let first = try reader.nextFrame() else {
@@ -41,7 +41,7 @@ public struct GIFDecoder: ImageDecoding {
     }
 
     /// Decodes the first frame at exactly `context.outputSize`.
-    public func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         try GIFReader.withReader(data) { reader throws(ImageError) in
             let canvas = try Self.checkedCanvas(reader)
             try context.options.limits.check(width: canvas.width, height: canvas.height, format: .gif)

@@ -14,9 +14,9 @@ import Foundation
 /// A progressive file with more than ``defaultMaxScans`` scans is rejected (each scan walks
 /// the whole image, so endless scans are a decompression bomb), and libjpeg's working memory is
 /// capped by `context.options.limits.maxPixels`.
-public struct JPEGDecoder: ImageDecoding {
+struct JPEGDecoder: ImageDecoding {
     /// The most scans a progressive JPEG may have (real files have about 10).
-    public static let defaultMaxScans = 1_000
+    static let defaultMaxScans = 1_000
 
     /// Rows read from libjpeg per call.
     static let rowBatch = 16
@@ -25,21 +25,21 @@ public struct JPEGDecoder: ImageDecoding {
     let maxScans: Int
 
     /// Makes a decoder.
-    public init() { maxScans = Self.defaultMaxScans }
+    init() { maxScans = Self.defaultMaxScans }
 
     /// Makes a decoder with another scan limit (tests).
     init(maxScans: Int) { self.maxScans = maxScans }
 
-    public var formats: Set<ImageFormat> { [.jpeg] }
+    var formats: Set<ImageFormat> { [.jpeg] }
 
-    public func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let header = try Self.withDecompressor(data, maxScans: maxScans, maxMemory: 0) { decompressor throws(ImageError) in
             try decompressor.readHeader()
         }
         return ImageHeader(format: .jpeg, width: header.size.width, height: header.size.height, hasAlpha: false)
     }
 
-    public func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let output = context.outputSize
         guard output.width > 0, output.height > 0 else {
             throw .invalidDimensions(format: .jpeg, width: output.width, height: output.height)
@@ -100,7 +100,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// hides the reduction), the largest of them is used: same pixels to resample, but they
     /// cover the source exactly rather than overhanging it by a fraction of a pixel. So an
     /// image decoded at its own size always uses k = 8.
-    public static func dctScale(source: PixelSize, output: PixelSize) -> Int {
+    static func dctScale(source: PixelSize, output: PixelSize) -> Int {
         var k = 1
         while k < 8 {
             let scaled = scaledSize(source, scale: k)
@@ -112,7 +112,7 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     /// `source` scaled by `scale`/8 as libjpeg-turbo computes it (rounded up).
-    public static func scaledSize(_ source: PixelSize, scale: Int) -> PixelSize {
+    static func scaledSize(_ source: PixelSize, scale: Int) -> PixelSize {
         PixelSize(width: (source.width * scale + 7) / 8, height: (source.height * scale + 7) / 8)
     }
 

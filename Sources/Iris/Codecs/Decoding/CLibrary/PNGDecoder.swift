@@ -21,15 +21,15 @@ import Foundation
 ///
 /// Of an APNG this decodes the default image; its header reports the acTL frame count. The
 /// animation itself is composed by ``APNGFrameReader`` (through ``ImageDecoderRegistry``). Data after the last image row (such as a missing IEND) is not needed.
-public struct PNGDecoder: ImageDecoding {
+struct PNGDecoder: ImageDecoding {
     /// Makes a decoder.
-    public init() {}
+    init() {}
 
     /// PNG only.
-    public var formats: Set<ImageFormat> { [.png] }
+    var formats: Set<ImageFormat> { [.png] }
 
     /// Reads the size, alpha and frame count from the chunks before the first IDAT.
-    public func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let scan = PNGChunkScan(data)
         return try PNGReader.withReader(data) { reader throws(ImageError) in
             let info = try Self.readInfo(reader, scan: scan)
@@ -39,7 +39,7 @@ public struct PNGDecoder: ImageDecoding {
 
     /// Decodes at exactly `context.outputSize`, resampling through the row sink when it differs
     /// from the stored size.
-    public func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let scan = PNGChunkScan(data)
         return try PNGReader.withReader(data) { reader throws(ImageError) in
             let info = try Self.readInfo(reader, scan: scan)

@@ -15,18 +15,18 @@ import Foundation
 ///
 /// Output is premultiplied ``PixelFormat/rgba8`` when the image has alpha, ``PixelFormat/rgbx8``
 /// otherwise.
-public struct WebPDecoder: ImageDecoding {
+struct WebPDecoder: ImageDecoding {
     /// Makes a decoder.
-    public init() {}
+    init() {}
 
     /// Source size from which a still image is decoded with libwebp's worker thread.
     static let threadedDecodePixels = 1_000_000
 
     /// WebP only.
-    public var formats: Set<ImageFormat> { [.webp] }
+    var formats: Set<ImageFormat> { [.webp] }
 
     /// Reads size, alpha and (for animations) the frame count.
-    public func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let features = try Self.features(of: data)
         var header = ImageHeader(format: .webp, width: Int(features.width), height: Int(features.height),
                                  hasAlpha: features.has_alpha != 0)
@@ -44,7 +44,7 @@ public struct WebPDecoder: ImageDecoding {
     }
 
     /// Decodes the first frame at exactly `context.outputSize`.
-    public func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let features = try Self.features(of: data)
         try context.options.limits.check(width: context.header.width, height: context.header.height, format: .webp)
         let output = context.outputSize

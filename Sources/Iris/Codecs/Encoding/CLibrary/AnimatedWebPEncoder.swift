@@ -8,15 +8,15 @@ import Foundation
 /// Frames are pulled from the animation one at a time and handed to libwebp at once, so a lazy
 /// animation is never held whole. Lossy at ``EncodeOptions/quality``, or lossless when
 /// ``EncodeOptions/lossless`` is set; libwebp stores only what changes between frames.
-public struct AnimatedWebPEncoder: AnimationEncoding {
+struct AnimatedWebPEncoder: AnimationEncoding {
     /// Makes an encoder.
-    public init() {}
+    init() {}
 
     /// WebP.
-    public var format: ImageFormat { .webp }
+    var format: ImageFormat { .webp }
 
     /// The animated WebP of `animation`.
-    public func encode(_ animation: Animation, options: EncodeOptions) async throws(ImageError) -> Data {
+    func encode(_ animation: Animation, options: EncodeOptions) async throws(ImageError) -> Data {
         guard animation.frameCount > 0 else { throw Self.failure("the animation has no frames") }
         let first = try await animation.frame(at: 0)
         let session = try AnimatedWebPSession(size: first.size, loopCount: animation.loopCount, options: options)

@@ -9,16 +9,16 @@ import Foundation
 /// premultiplied). Quality is ``EncodeOptions/quality`` (clamped to 1–100);
 /// ``EncodeOptions/progressive`` writes libjpeg's standard progressive scans. Chroma is
 /// subsampled 4:2:0 below quality 90 and kept at full resolution (4:4:4) from 90 up.
-public struct JPEGEncoder: ImageEncoding {
+struct JPEGEncoder: ImageEncoding {
     /// Quality from which chroma is not subsampled.
-    public static let fullChromaQuality = 90
+    static let fullChromaQuality = 90
 
     /// Makes an encoder.
-    public init() {}
+    init() {}
 
-    public var format: ImageFormat { .jpeg }
+    var format: ImageFormat { .jpeg }
 
-    public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
+    func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
         let bitmap = bitmap.inRGBOrder
         let grey = bitmap.format == .gray8
         var settings = Self.settings(for: bitmap.size, quality: options.quality, progressive: options.progressive)

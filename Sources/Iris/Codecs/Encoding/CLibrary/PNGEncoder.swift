@@ -6,20 +6,20 @@ import Foundation
 /// ``PixelFormat/rgbx8`` as RGB, ``PixelFormat/gray8`` as grey; `bgra8` and `bgrx8` are
 /// converted to their RGB-order counterparts first. Lossless, so ``EncodeOptions`` quality is
 /// ignored.
-public struct PNGEncoder: ImageEncoding {
+struct PNGEncoder: ImageEncoding {
     /// zlib compression level, 0 (fastest) to 9 (smallest).
-    public var compressionLevel: Int
+    var compressionLevel: Int
 
     /// Makes an encoder; level 6 is zlib's balance of speed and size.
-    public init(compressionLevel: Int = 6) {
+    init(compressionLevel: Int = 6) {
         self.compressionLevel = compressionLevel
     }
 
     /// PNG.
-    public var format: ImageFormat { .png }
+    var format: ImageFormat { .png }
 
     /// The PNG for `bitmap`.
-    public func encode(_ bitmap: Bitmap, options: EncodeOptions = EncodeOptions()) throws(ImageError) -> Data {
+    func encode(_ bitmap: Bitmap, options: EncodeOptions = EncodeOptions()) throws(ImageError) -> Data {
         let bitmap = bitmap.inRGBOrder
         guard bitmap.width > 0, bitmap.height > 0 else {
             throw .encodingFailed(format: .png, reason: "cannot encode an empty \(bitmap.width)×\(bitmap.height) bitmap")

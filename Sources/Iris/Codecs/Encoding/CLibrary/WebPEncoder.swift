@@ -9,16 +9,16 @@ import Foundation
 /// points as they are. An opaque bitmap (``PixelFormat/rgbx8``, ``PixelFormat/bgrx8``,
 /// ``PixelFormat/gray8``) is written without an alpha plane: libwebp drops an alpha that is
 /// 255 everywhere. WebP is at most 16,383 pixels on a side.
-public struct WebPEncoder: ImageEncoding {
+struct WebPEncoder: ImageEncoding {
     /// The largest width or height WebP can store.
-    public static let maxDimension = 16383
+    static let maxDimension = 16383
 
     /// Makes an encoder.
-    public init() {}
+    init() {}
 
-    public var format: ImageFormat { .webp }
+    var format: ImageFormat { .webp }
 
-    public func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
+    func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
         guard bitmap.width > 0, bitmap.height > 0 else {
             throw .encodingFailed(format: .webp, reason: "the image is empty (\(bitmap.size))")
         }
