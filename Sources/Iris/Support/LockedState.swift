@@ -31,22 +31,9 @@ final class LockedState<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state. Do not call back into the same lock.
-    @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body(&stateStorage)
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state)
     }
-
-    @usableFromInline
-    var stateStorage: State {
-        _read { yield state }
-        _modify { yield &state }
-    }
-
-    @usableFromInline
-    func lock() { pthread_mutex_lock(mutex) }
-
-    @usableFromInline
-    func unlock() { pthread_mutex_unlock(mutex) }
 }
