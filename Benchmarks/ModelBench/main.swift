@@ -72,9 +72,10 @@ func row(_ name: String, model: Double, direct: Double) {
 @MainActor
 func run() async throws {
     let count = 1_000
+    let jpeg = ImageEncoders.encoder(for: .jpeg)!
     let photos = try (0..<count).map { index in
-        try JPEGEncoder().encode(SampleImages.photo(width: 256, height: 192, seed: UInt64(index + 1)),
-                                 options: EncodeOptions(quality: 85))
+        try jpeg.encode(SampleImages.photo(width: 256, height: 192, seed: UInt64(index + 1)),
+                        options: EncodeOptions(quality: 85))
     }
     let target = CGSize(width: 64, height: 64)
     func request(_ index: Int, run: Int) -> ImageRequest {

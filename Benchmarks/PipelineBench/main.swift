@@ -61,8 +61,8 @@ func row(_ name: String, pipeline: Double, direct: Double, unit: String, higherI
 }
 
 func encodedPhoto(_ index: Int, side: Int = 256) throws -> Data {
-    try JPEGEncoder().encode(SampleImages.photo(width: side, height: side * 3 / 4, seed: UInt64(index + 1)),
-                             options: EncodeOptions(quality: 85))
+    let photo = SampleImages.photo(width: side, height: side * 3 / 4, seed: UInt64(index + 1))
+    return try ImageEncoders.encoder(for: .jpeg)!.encode(photo, options: EncodeOptions(quality: 85))
 }
 
 print("PipelineBench: \(cores) cores")

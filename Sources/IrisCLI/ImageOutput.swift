@@ -16,7 +16,7 @@ struct ImageOutput: Sendable {
     /// The encoded file and its extension.
     func encode(_ image: LoadedImage) async throws -> (data: Data, fileExtension: String) {
         if keepsAnimation, let animation = image.animation, animation.frameCount > 1 {
-            return (try await AnimatedWebPEncoder().encode(animation, options: options), "webp")
+            return (try await encodeAnimatedWebP(animation, options: options), "webp")
         }
         let bitmap = format == .jpeg ? image.bitmap.flattened(over: background) : image.bitmap
         return (try format.encode(bitmap, options: options), format.fileExtension)
@@ -26,6 +26,14 @@ struct ImageOutput: Sendable {
     func encodeBlocking(_ image: LoadedImage) throws -> (data: Data, fileExtension: String) {
         try runBlocking { try await encode(image) }
     }
+}
+
+/// `animation` as an animated WebP, with the platform's encoder.
+func encodeAnimatedWebP(_ animation: Animation, options: EncodeOptions) async throws -> Data {
+    guard let encoder = ImageEncoders.animationEncoder(for: .webp) else {
+        throw ImageError.unsupportedFormat(.webp)
+    }
+    return try await encoder.encode(animation, options: options)
 }
 
 /// Runs `body` on the cooperative pool and waits for it on the calling thread (which must not

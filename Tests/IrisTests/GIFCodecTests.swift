@@ -25,7 +25,7 @@ struct GIFCodecTests {
 
     private func decode(_ data: Data, to output: PixelSize? = nil) throws -> Bitmap {
         let header = try decoder.readHeader(data)
-        return try decoder.decode(data, job: DecodeJob(header: header, outputSize: output ?? header.storedSize))
+        return try decoder.decode(data, context: DecodeContext(header: header, outputSize: output ?? header.storedSize))
     }
 
     @Test("an interlaced frame claiming 20000×20000 on a 16×16 screen is over the limit, not a 400 MB allocation")

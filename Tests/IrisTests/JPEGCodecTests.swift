@@ -179,7 +179,7 @@ struct JPEGCodecTests {
         }
     }
 
-    @Test("decoding to a target gives exactly the job's output size",
+    @Test("decoding to a target gives exactly the context's output size",
           arguments: [DecodeTarget(width: 100, height: 100), DecodeTarget(width: 150, height: 100),
                       DecodeTarget(width: 37, height: 25), DecodeTarget(width: 299, height: 199),
                       DecodeTarget(width: 1, height: 1), DecodeTarget(width: 90, height: 90, contentMode: .fill),
@@ -217,14 +217,14 @@ struct JPEGCodecTests {
         }
     }
 
-    @Test("decode checks the job's pixel limit")
+    @Test("decode checks the context's pixel limit")
     func pixelLimit() throws {
         let data = try JPEGEncoder().encode(Self.photo, options: EncodeOptions())
         let decoder = JPEGDecoder()
-        let job = DecodeJob(header: try decoder.readHeader(data), outputSize: PixelSize(width: 16, height: 12),
-                            limits: DecodingLimits(maxPixels: 10_000))
+        let context = DecodeContext(header: try decoder.readHeader(data), outputSize: PixelSize(width: 16, height: 12),
+                                    options: DecodeOptions(limits: DecodingLimits(maxPixels: 10_000)))
         #expect(throws: ImageError.overLimit(.pixels(width: 160, height: 120, limit: 10_000))) {
-            try decoder.decode(data, job: job)
+            try decoder.decode(data, context: context)
         }
     }
 

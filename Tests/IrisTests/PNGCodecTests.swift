@@ -33,7 +33,7 @@ struct PNGCodecTests {
 
     private func decodeFull(_ data: Data) throws -> Bitmap {
         let header = try decoder.readHeader(data)
-        return try decoder.decode(data, job: DecodeJob(header: header, outputSize: header.storedSize))
+        return try decoder.decode(data, context: DecodeContext(header: header, outputSize: header.storedSize))
     }
 
     /// Throws unless `body` throws an ``ImageError``; returns it.
@@ -162,13 +162,13 @@ struct PNGCodecTests {
 
     // MARK: - Target size
 
-    @Test("decodes to exactly job.outputSize", arguments: [false, true])
+    @Test("decodes to exactly context.outputSize", arguments: [false, true])
     func decodesToTargetSize(interlaced: Bool) throws {
         let image = PNGSampleImage(width: 300, height: 200, colorType: .rgb, bitDepth: 8, withTransparency: false, seed: 9)
         let data = try image.encoded(interlaced: interlaced)
         let header = try decoder.readHeader(data)
         for size in [PixelSize(width: 75, height: 50), PixelSize(width: 31, height: 17), PixelSize(width: 1, height: 1)] {
-            let bitmap = try decoder.decode(data, job: DecodeJob(header: header, outputSize: size))
+            let bitmap = try decoder.decode(data, context: DecodeContext(header: header, outputSize: size))
             #expect(bitmap.size == size)
             #expect(bitmap.format == .rgbx8)
         }
@@ -183,7 +183,7 @@ struct PNGCodecTests {
         let header = try decoder.readHeader(data)
         #expect(header.storedSize == PixelSize(width: side, height: side))
         let output = PixelSize(width: 100, height: 100)
-        let bitmap = try decoder.decode(data, job: DecodeJob(header: header, outputSize: output))
+        let bitmap = try decoder.decode(data, context: DecodeContext(header: header, outputSize: output))
         #expect(bitmap.size == output)
         #expect(bitmap.format == .gray8)
         // A horizontal ramp stays a ramp: each output column is near the source value at its centre.
@@ -221,8 +221,8 @@ struct PNGCodecTests {
         let registry = ImageDecoderRegistry(decoders: [PNGDecoder()])
         let viaRegistry = imageError { _ = try registry.decode(data) }
         #expect(viaRegistry == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
-        // Called directly, the decoder checks the job's limits itself before allocating.
-        let direct = imageError { _ = try decoder.decode(data, job: DecodeJob(header: header, outputSize: PixelSize(width: 100, height: 100))) }
+        // Called directly, the decoder checks the context's limits itself before allocating.
+        let direct = imageError { _ = try decoder.decode(data, context: DecodeContext(header: header, outputSize: PixelSize(width: 100, height: 100))) }
         #expect(direct == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
     }
 
@@ -243,8 +243,8 @@ struct PNGCodecTests {
                             + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBytes.chunk("IEND", []))
             let expected = ImageError.invalidDimensions(format: .png, width: width, height: height)
             #expect(imageError { _ = try decoder.readHeader(data) } == expected)
-            let job = DecodeJob(header: ImageHeader(format: .png, width: 1, height: 1, hasAlpha: false), outputSize: PixelSize(width: 1, height: 1))
-            #expect(imageError { _ = try decoder.decode(data, job: job) } == expected)
+            let context = DecodeContext(header: ImageHeader(format: .png, width: 1, height: 1, hasAlpha: false), outputSize: PixelSize(width: 1, height: 1))
+            #expect(imageError { _ = try decoder.decode(data, context: context) } == expected)
         }
     }
 
@@ -258,10 +258,10 @@ struct PNGCodecTests {
         let idat = try #require(PNGBytes.chunks(data).last { $0.type == "IDAT" })
         let cuts = [3, 8, 20, 33, 45, idat.dataRange.lowerBound + 10, (idat.dataRange.lowerBound + data.count) / 2,
                     idat.dataRange.upperBound - 1, idat.dataRange.upperBound + 2]
-        let job = DecodeJob(header: ImageHeader(format: .png, width: 64, height: 48, hasAlpha: true), outputSize: PixelSize(width: 64, height: 48))
+        let context = DecodeContext(header: ImageHeader(format: .png, width: 64, height: 48, hasAlpha: true), outputSize: PixelSize(width: 64, height: 48))
         for cut in cuts {
             let prefix = data.prefix(cut)
-            let error = imageError { _ = try decoder.decode(prefix, job: job) }
+            let error = imageError { _ = try decoder.decode(prefix, context: context) }
             #expect(error == .truncated(format: .png, received: cut, expected: nil), "cut at \(cut)")
             // The header is read once the first IDAT's length and type have arrived.
             if cut < firstIDAT.offset + 8 {
@@ -274,12 +274,12 @@ struct PNGCodecTests {
     @Test("every bit flip in IHDR fails cleanly")
     func ihdrBitFlips() throws {
         let data = try PNGSampleImage(width: 16, height: 16, colorType: .rgb, bitDepth: 8, withTransparency: false, seed: 2).encoded(interlaced: false)
-        let job = DecodeJob(header: ImageHeader(format: .png, width: 16, height: 16, hasAlpha: false), outputSize: PixelSize(width: 16, height: 16))
+        let context = DecodeContext(header: ImageHeader(format: .png, width: 16, height: 16, hasAlpha: false), outputSize: PixelSize(width: 16, height: 16))
         for byte in 16..<29 {
             for bit in 0..<8 {
                 var damaged = data
                 damaged[byte] ^= UInt8(1 << bit)
-                let error = imageError { _ = try decoder.decode(damaged, job: job) }
+                let error = imageError { _ = try decoder.decode(damaged, context: context) }
                 #expect(isCorruption(error), "byte \(byte) bit \(bit): \(String(describing: error))")
             }
         }
@@ -289,12 +289,12 @@ struct PNGCodecTests {
     func idatBitFlips() throws {
         let data = try PNGSampleImage(width: 40, height: 30, colorType: .rgba, bitDepth: 8, withTransparency: false, seed: 4).encoded(interlaced: false)
         let idat = try #require(PNGBytes.chunks(data).first { $0.type == "IDAT" })
-        let job = DecodeJob(header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: true), outputSize: PixelSize(width: 40, height: 30))
+        let context = DecodeContext(header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: true), outputSize: PixelSize(width: 40, height: 30))
         var random = SplitMix(seed: 11)
         for _ in 0..<40 {
             var damaged = data
             damaged[idat.dataRange.lowerBound + random.below(idat.length)] ^= UInt8(1 << random.below(8))
-            let error = imageError { _ = try decoder.decode(damaged, job: job) }
+            let error = imageError { _ = try decoder.decode(damaged, context: context) }
             // zlib's Adler-32 check or the chunk CRC, whichever libpng meets first.
             guard case .decodingFailed(.png, let reason) = error else {
                 Issue.record("expected decodingFailed, got \(String(describing: error))")
@@ -308,7 +308,7 @@ struct PNGCodecTests {
     func corruptZlib() throws {
         let data = try PNGSampleImage(width: 40, height: 30, colorType: .rgb, bitDepth: 8, withTransparency: false, seed: 8).encoded(interlaced: false)
         let idat = try #require(PNGBytes.chunks(data).first { $0.type == "IDAT" })
-        let job = DecodeJob(header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: false), outputSize: PixelSize(width: 40, height: 30))
+        let context = DecodeContext(header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: false), outputSize: PixelSize(width: 40, height: 30))
         var random = SplitMix(seed: 12)
         var failures = 0
         for round in 0..<60 {
@@ -320,7 +320,7 @@ struct PNGCodecTests {
             }
             damaged = PNGBytes.fixingCRC(damaged, chunk: idat)
             do {
-                let bitmap = try decoder.decode(damaged, job: job)
+                let bitmap = try decoder.decode(damaged, context: context)
                 #expect(bitmap.size == PixelSize(width: 40, height: 30))
             } catch {
                 #expect(isCorruption(error), "\(error)")
@@ -349,7 +349,7 @@ struct PNGCodecTests {
             let header = try? PNGDecoder().readHeader(data)
             guard let header else { return nil }
             do throws(ImageError) {
-                _ = try PNGDecoder().decode(data, job: DecodeJob(header: header, outputSize: header.storedSize))
+                _ = try PNGDecoder().decode(data, context: DecodeContext(header: header, outputSize: header.storedSize))
                 return nil
             } catch {
                 return error

@@ -201,7 +201,7 @@ struct PipelineCropProcessor: ImageProcessing {
     var width: Int
     var identifier: String { "test.crop(\(width))" }
 
-    func process(_ image: LoadedImage) throws -> LoadedImage {
+    func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
         guard width <= image.bitmap.width else {
             throw ImageError.processingFailed(processor: identifier, reason: "wider than the image")
         }

@@ -11,7 +11,7 @@ struct WebPCodecTests {
 
     private func decode(_ data: Data, to output: PixelSize? = nil) throws -> Bitmap {
         let header = try decoder.readHeader(data)
-        return try decoder.decode(data, job: DecodeJob(header: header, outputSize: output ?? header.storedSize))
+        return try decoder.decode(data, context: DecodeContext(header: header, outputSize: output ?? header.storedSize))
     }
 
     /// The largest difference of any channel, premultiplied.

@@ -6,7 +6,7 @@ import Iris
 func fuzzHeaderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv) { bytes, count in
         let data = fuzzData(bytes, count)
-        _ = FormatSniffer.format(of: data)
+        _ = ImageFormat(sniffing: data)
         if let header = try? ImageDecoderRegistry.standard.header(of: data) {
             precondition(header.width > 0 && header.height > 0, "a header with no area: \(header)")
             _ = header.orientedSize

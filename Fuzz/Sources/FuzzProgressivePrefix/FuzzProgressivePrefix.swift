@@ -22,13 +22,13 @@ func fuzzProgressivePrefixMain(_ argc: CInt, _ argv: UnsafeMutablePointer<Unsafe
     }
 }
 
-/// A 320×240 progressive JPEG made by Iris's encoder.
+/// A 320×240 progressive JPEG made by the platform's encoder.
 enum ProgressiveSource {
     static let jpeg: Data = {
         var bitmap = Bitmap(width: 320, height: 240, format: .rgbx8)
         for y in 0..<240 {
             for x in 0..<320 { bitmap.setRGBA(RGBA(r: UInt8(x & 255), g: UInt8(y), b: UInt8((x ^ y) & 255)), x: x, y: y) }
         }
-        return (try? JPEGEncoder().encode(bitmap, options: EncodeOptions(quality: 85, progressive: true))) ?? Data()
+        return (try? ImageEncoders.encoder(for: .jpeg)?.encode(bitmap, options: EncodeOptions(quality: 85, progressive: true))) ?? Data()
     }()
 }

@@ -87,14 +87,14 @@ public struct Bitmap: Sendable {
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
     /// Calls `body` with the raw pixel bytes.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(storage) { try body($0.buffer) }
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withExtendedLifetime(storage) { storage throws(E) in try body(storage.buffer) }
     }
 
     /// Calls `body` with the raw pixel bytes, writable (copies first if shared).
-    public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+    public mutating func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return try withExtendedLifetime(storage) { try body($0.mutableBuffer) }
+        return try withExtendedLifetime(storage) { storage throws(E) in try body(storage.mutableBuffer) }
     }
 
     /// The pixel at (`x`, `y`) as premultiplied RGBA, in that order whatever the layout; grey
@@ -132,45 +132,4 @@ public struct Bitmap: Sendable {
             p[offset + 3] = format.hasAlpha ? value.a : 255
         }
     }
-}
-
-/// One pixel as four 8-bit channels; in a ``Bitmap`` colour is premultiplied by alpha.
-public struct RGBA: Sendable, Hashable, CustomStringConvertible {
-    public var r: UInt8
-    public var g: UInt8
-    public var b: UInt8
-    public var a: UInt8
-
-    /// Makes a pixel from its four channels.
-    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
-        self.r = r; self.g = g; self.b = b; self.a = a
-    }
-
-    /// Rec. 601 luma of the colour, rounded.
-    public var luma: UInt8 {
-        let weighted: Int = 299 * Int(r) + 587 * Int(g) + 114 * Int(b)
-        return UInt8((weighted + 500) / 1000)
-    }
-
-    public var description: String { "RGBA(\(r), \(g), \(b), \(a))" }
-}
-
-/// A size in whole pixels.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-
-    /// Makes a size.
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    /// Width × height.
-    public var pixelCount: Int { width * height }
-
-    /// The size with width and height exchanged (EXIF orientations 5–8).
-    public var transposed: PixelSize { PixelSize(width: height, height: width) }
-
-    public var description: String { "\(width)×\(height)" }
 }

@@ -1,8 +1,8 @@
 /// Row-level conversions between pixel layouts, shared by decoders, encoders and ``Bitmap``.
-public enum PixelConversion {
+enum PixelConversion {
     /// Premultiplies straight-alpha RGBA pixels in place: `c = round(c * a / 255)`. Works for
     /// BGRA alike: alpha is the fourth byte in both.
-    public static func premultiplyRGBA(_ row: UnsafeMutableRawBufferPointer, pixelCount: Int) {
+    static func premultiplyRGBA(_ row: UnsafeMutableRawBufferPointer, pixelCount: Int) {
         let p = row.bindMemory(to: UInt8.self)
         var i = 0
         for _ in 0..<pixelCount {
@@ -17,7 +17,7 @@ public enum PixelConversion {
     }
 
     /// Turns premultiplied RGBA (or BGRA) back into straight alpha in place (for encoders).
-    public static func unpremultiplyRGBA(_ row: UnsafeMutableRawBufferPointer, pixelCount: Int) {
+    static func unpremultiplyRGBA(_ row: UnsafeMutableRawBufferPointer, pixelCount: Int) {
         let p = row.bindMemory(to: UInt8.self)
         var i = 0
         for _ in 0..<pixelCount {

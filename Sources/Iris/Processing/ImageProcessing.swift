@@ -5,6 +5,6 @@
 public protocol ImageProcessing: Sendable {
     /// Identifies what the processor does, parameters included: "iris.resize(300x200,fit)".
     var identifier: String { get }
-    /// The processed image. Throw ``ImageError/processingFailed(processor:reason:)`` on failure.
-    func process(_ image: LoadedImage) throws -> LoadedImage
+    /// The processed image; on failure, usually ``ImageError/processingFailed(processor:reason:)``.
+    func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage
 }

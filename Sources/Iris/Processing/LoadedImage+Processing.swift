@@ -12,8 +12,7 @@ extension LoadedImage {
         return .success(processed)
     }
 
-    /// `processors` run in order on `image`; any error a processor throws becomes an
-    /// ``ImageError`` (``ImageError/processingFailed(processor:reason:)`` unless it is one).
+    /// `processors` run in order on `image`, stopping at the first error.
     static func run(_ processors: [any ImageProcessing], on image: LoadedImage,
                     checkingCancellation: Bool) -> Result<LoadedImage, ImageError> {
         var image = image
@@ -21,10 +20,8 @@ extension LoadedImage {
             if checkingCancellation, Task.isCancelled { return .failure(.cancelled) }
             do {
                 image = try processor.process(image)
-            } catch let error as ImageError {
-                return .failure(error)
             } catch {
-                return .failure(.processingFailed(processor: processor.identifier, reason: String(describing: error)))
+                return .failure(error)
             }
         }
         return .success(image)

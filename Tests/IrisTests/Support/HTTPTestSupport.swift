@@ -91,10 +91,10 @@ final class HTTPCountingDecoder: ImageDecoding {
     }
 
     var formats: Set<ImageFormat> { decoder.formats }
-    func readHeader(_ data: Data) throws -> ImageHeader { try decoder.readHeader(data) }
-    func decode(_ data: Data, job: DecodeJob) throws -> Bitmap {
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader { try decoder.readHeader(data) }
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         counter.increment()
-        return try decoder.decode(data, job: job)
+        return try decoder.decode(data, context: context)
     }
 
     /// The platform's decoders, all counting into `counter`.

@@ -7,13 +7,13 @@ enum JPEGTestSupport {
     /// Decodes `data` at its full size with `decoder`.
     static func decodeFull(_ data: Data, decoder: JPEGDecoder = JPEGDecoder()) throws -> Bitmap {
         let header = try decoder.readHeader(data)
-        return try decoder.decode(data, job: DecodeJob(header: header, outputSize: header.storedSize))
+        return try decoder.decode(data, context: DecodeContext(header: header, outputSize: header.storedSize))
     }
 
     /// Decodes `data` to `output` with `decoder`.
     static func decode(_ data: Data, to output: PixelSize, decoder: JPEGDecoder = JPEGDecoder()) throws -> Bitmap {
         let header = try decoder.readHeader(data)
-        return try decoder.decode(data, job: DecodeJob(header: header, outputSize: output))
+        return try decoder.decode(data, context: DecodeContext(header: header, outputSize: output))
     }
 
     /// Mean and largest absolute difference over the R, G, B channels (grey is expanded).

@@ -41,7 +41,7 @@ final class PipelineCountingDecoder: ImageDecoding {
     /// Decodes so far.
     var decodeCount: Int { decodes.withLock { $0 } }
 
-    func readHeader(_ data: Data) throws -> ImageHeader {
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let bytes = [UInt8](data.prefix(14))
         guard bytes.count == 14, Array(bytes[0..<6]) == PipelineTestFormat.magic else {
             throw ImageError.truncated(format: .gif, received: data.count, expected: 14)
@@ -50,14 +50,14 @@ final class PipelineCountingDecoder: ImageDecoding {
         return ImageHeader(format: .gif, width: read(6), height: read(10), hasAlpha: true)
     }
 
-    func decode(_ data: Data, job: DecodeJob) throws -> Bitmap {
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         decodes.withLock { $0 += 1 }
-        let header = job.header
+        let header = context.header
         let pixels = [UInt8](data.dropFirst(14))
         guard let bitmap = Bitmap(width: header.width, height: header.height, format: .rgba8, pixels: pixels) else {
             throw ImageError.truncated(format: .gif, received: data.count, expected: 14 + header.width * header.height * 4)
         }
-        return job.outputSize == bitmap.size ? bitmap : Resampler().resize(bitmap, to: job.outputSize)
+        return context.outputSize == bitmap.size ? bitmap : Resampler().resize(bitmap, to: context.outputSize)
     }
 }
 

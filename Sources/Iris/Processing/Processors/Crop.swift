@@ -9,10 +9,10 @@ extension ImageProcessors {
 
         public var identifier: String { "iris.crop(\(rect))" }
 
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
+        public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             let inside = rect.clamped(to: image.bitmap.size)
             guard inside.width > 0, inside.height > 0 else {
-                throw ImageError.processingFailed(processor: identifier,
+                throw .processingFailed(processor: identifier,
                                                   reason: "the rectangle lies outside the \(image.bitmap.size) image")
             }
             return image.replacingBitmap(image.bitmap.cropped(to: inside))

@@ -11,9 +11,9 @@ extension ImageProcessors {
 
         public var identifier: String { "iris.gaussianBlur(\(radius))" }
 
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
+        public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             guard radius >= 0, radius.isFinite, radius <= 1000 else {
-                throw ImageError.processingFailed(processor: identifier, reason: "radius must be between 0 and 1000")
+                throw .processingFailed(processor: identifier, reason: "radius must be between 0 and 1000")
             }
             guard radius > 0 else { return image }
             return image.replacingBitmap(Self.blur(image.bitmap, sigma: radius))

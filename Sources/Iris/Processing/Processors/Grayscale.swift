@@ -7,7 +7,7 @@ extension ImageProcessors {
 
         public var identifier: String { "iris.grayscale" }
 
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
+        public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             let bitmap = image.bitmap
             guard bitmap.format.hasAlpha else { return image.replacingBitmap(bitmap.converted(to: .gray8)) }
             // Premultiplied luma is the luma of the premultiplied colour: alpha stays as it is,
@@ -28,38 +28,9 @@ extension ImageProcessors {
             return image.replacingBitmap(out)
         }
     }
-
-    /// A processor from a closure. The identifier must change whenever the closure's effect does.
-    public struct Custom: ImageProcessing {
-        public let identifier: String
-        private let body: @Sendable (LoadedImage) throws -> LoadedImage
-
-        /// Makes a processor named `identifier` that runs `body`.
-        public init(identifier: String, _ body: @escaping @Sendable (LoadedImage) throws -> LoadedImage) {
-            self.identifier = identifier
-            self.body = body
-        }
-
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
-            do {
-                return try body(image)
-            } catch let error as ImageError {
-                throw error
-            } catch {
-                throw ImageError.processingFailed(processor: identifier, reason: String(describing: error))
-            }
-        }
-    }
 }
 
 extension ImageProcessing where Self == ImageProcessors.Grayscale {
     /// Grey; see ``ImageProcessors/Grayscale``.
     public static var grayscale: Self { ImageProcessors.Grayscale() }
-}
-
-extension ImageProcessing where Self == ImageProcessors.Custom {
-    /// A processor from a closure; see ``ImageProcessors/Custom``.
-    public static func custom(_ identifier: String, _ body: @escaping @Sendable (LoadedImage) throws -> LoadedImage) -> Self {
-        ImageProcessors.Custom(identifier: identifier, body)
-    }
 }

@@ -27,9 +27,9 @@ extension ImageProcessors {
             "iris.resize(\(size.width)x\(size.height),\(contentMode)\(upscale ? ",upscale" : "")\(crop ? ",crop" : ""),\(kernel))"
         }
 
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
+        public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             guard size.width > 0, size.height > 0 else {
-                throw ImageError.processingFailed(processor: identifier, reason: "target size \(size) is empty")
+                throw .processingFailed(processor: identifier, reason: "target size \(size) is empty")
             }
             let target = DecodeTarget(size: size, contentMode: contentMode, allowsUpscaling: upscale)
             let output = target.outputSize(for: image.bitmap.size)

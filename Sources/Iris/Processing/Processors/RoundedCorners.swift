@@ -10,9 +10,9 @@ extension ImageProcessors {
 
         public var identifier: String { "iris.roundedCorners(\(radius))" }
 
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
+        public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             guard radius >= 0, radius.isFinite else {
-                throw ImageError.processingFailed(processor: identifier, reason: "radius must be a finite number ≥ 0")
+                throw .processingFailed(processor: identifier, reason: "radius must be a finite number ≥ 0")
             }
             return image.replacingBitmap(Self.round(image.bitmap, radius: radius))
         }
@@ -45,30 +45,9 @@ extension ImageProcessors {
             return out
         }
     }
-
-    /// Crops to the centred square and masks it with an anti-aliased circle. The output has
-    /// alpha, in the input's colour order (``PixelFormat/withAlpha``).
-    public struct Circle: ImageProcessing, Hashable {
-        /// Makes a circle processor.
-        public init() {}
-
-        public var identifier: String { "iris.circle" }
-
-        public func process(_ image: LoadedImage) throws -> LoadedImage {
-            let side = min(image.bitmap.width, image.bitmap.height)
-            let square = image.bitmap.cropped(to: PixelRect(x: (image.bitmap.width - side) / 2,
-                                                            y: (image.bitmap.height - side) / 2, width: side, height: side))
-            return image.replacingBitmap(RoundedCorners.round(square, radius: Double(side) / 2))
-        }
-    }
 }
 
 extension ImageProcessing where Self == ImageProcessors.RoundedCorners {
     /// Anti-aliased rounded corners; see ``ImageProcessors/RoundedCorners``.
     public static func roundedCorners(radius: Double) -> Self { ImageProcessors.RoundedCorners(radius: radius) }
-}
-
-extension ImageProcessing where Self == ImageProcessors.Circle {
-    /// A centred circle; see ``ImageProcessors/Circle``.
-    public static var circle: Self { ImageProcessors.Circle() }
 }

@@ -4,7 +4,7 @@
 /// 14-bit-weight fixed point with 6 fractional bits); an output row is filtered vertically as soon
 /// as its last source row is in. Memory is O(kernel support × output width): the full-resolution
 /// image is never held. Works for downscaling and upscaling, per axis independently.
-public final class StreamingResampler: RowSink {
+final class StreamingResampler: RowSink {
     private let source: PixelSize
     private let output: PixelSize
     private let format: PixelFormat
@@ -31,7 +31,7 @@ public final class StreamingResampler: RowSink {
 
     /// Makes a resampler from `source` to `output` size, for rows in `format` (rows of a format
     /// with alpha are premultiplied; all four channels are filtered alike, in any byte order).
-    public init(source: PixelSize, output: PixelSize, format: PixelFormat, kernel: ResamplingKernel) {
+    init(source: PixelSize, output: PixelSize, format: PixelFormat, kernel: ResamplingKernel) {
         let source = PixelSize(width: max(source.width, 0), height: max(source.height, 0))
         let output = PixelSize(width: max(output.width, 0), height: max(output.height, 0))
         self.source = source
@@ -67,7 +67,7 @@ public final class StreamingResampler: RowSink {
 
     /// Takes the next source row (`width × bytesPerPixel` bytes, top to bottom). Rows past the
     /// source height are ignored; a short row is padded with zeros.
-    public func append(row: UnsafeRawBufferPointer) {
+    func append(row: UnsafeRawBufferPointer) {
         guard let horizontal, let vertical, nextSourceRow < source.height else { return }
         let y = nextSourceRow
         nextSourceRow += 1
@@ -96,7 +96,7 @@ public final class StreamingResampler: RowSink {
 
     /// The finished output. When fewer rows came than the source height, the last row is
     /// repeated (as the edge is clamped); with no rows at all the output stays blank.
-    public func finish() -> Bitmap {
+    func finish() -> Bitmap {
         if let vertical, lastFilteredRow >= 0 {
             let last = ring + (lastFilteredRow % ringRows) * rowElements
             while nextSourceRow < source.height && nextOutputRow < output.height {

@@ -1,0 +1,156 @@
+#if canImport(CJPEG)
+import CIrisShims
+import Foundation
+
+/// Decodes JPEG with libjpeg-turbo: baseline and progressive; grey, YCbCr/RGB, CMYK and YCCK.
+///
+/// Decodes at the target size: libjpeg-turbo's DCT scaling (k/8) makes the smallest
+/// intermediate that still covers `context.outputSize`, and its rows stream in batches into the
+/// resampler, so the full-resolution image is never held. Uses the accurate integer IDCT
+/// (`JDCT_ISLOW`) and fancy (smooth) chroma upsampling: libjpeg's quality defaults.
+///
+/// Data that ends early throws ``ImageError/truncated(format:received:expected:)``; data
+/// libjpeg rejects throws ``ImageError/decodingFailed(format:reason:)`` with libjpeg's message.
+/// A progressive file with more than ``defaultMaxScans`` scans is rejected (each scan walks
+/// the whole image, so endless scans are a decompression bomb), and libjpeg's working memory is
+/// capped by `context.options.limits.maxPixels`.
+struct JPEGDecoder: ImageDecoding {
+    /// The most scans a progressive JPEG may have (real files have about 10).
+    static let defaultMaxScans = 1_000
+
+    /// Rows read from libjpeg per call.
+    static let rowBatch = 16
+
+    /// The most scans this decoder accepts.
+    let maxScans: Int
+
+    /// Makes a decoder.
+    init() { maxScans = Self.defaultMaxScans }
+
+    /// Makes a decoder with another scan limit (tests).
+    init(maxScans: Int) { self.maxScans = maxScans }
+
+    var formats: Set<ImageFormat> { [.jpeg] }
+
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+        let header = try Self.withDecompressor(data, maxScans: maxScans, maxMemory: 0) { decompressor throws(ImageError) in
+            try decompressor.readHeader()
+        }
+        return ImageHeader(format: .jpeg, width: header.size.width, height: header.size.height, hasAlpha: false)
+    }
+
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let output = context.outputSize
+        guard output.width > 0, output.height > 0 else {
+            throw .invalidDimensions(format: .jpeg, width: output.width, height: output.height)
+        }
+        let limits = context.options.limits
+        return try Self.withDecompressor(data, maxScans: maxScans, maxMemory: Self.workingMemory(for: limits)) { decompressor throws(ImageError) in
+            let header = try decompressor.readHeader()
+            try limits.check(width: header.size.width, height: header.size.height, format: .jpeg)
+            let layout = try Layout(header)
+            let scale = Self.dctScale(source: header.size, output: output)
+            let (scaled, bytesPerPixel) = try decompressor.start(scale: scale, colorSpace: layout.libjpegOutput)
+            guard bytesPerPixel == layout.pixelFormat.bytesPerPixel else {
+                throw .decodingFailed(format: .jpeg, reason: "libjpeg gave \(bytesPerPixel) bytes a pixel")
+            }
+            let sink = makeRowSink(source: scaled, output: output, format: layout.pixelFormat, kernel: context.options.kernel)
+            let stride = scaled.width * bytesPerPixel
+            let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: stride * Self.rowBatch, alignment: 16)
+            defer { batch.deallocate() }
+            batch.initializeMemory(as: UInt8.self, repeating: 0)
+            var rowsDone = 0
+            while rowsDone < scaled.height {
+                let count = try decompressor.readRows(into: batch, stride: stride, maxRows: Self.rowBatch,
+                                                      acceptsTruncation: context.options.allowsPartialData)
+                guard count > 0 else {
+                    throw .decodingFailed(format: .jpeg, reason: "libjpeg stopped at row \(rowsDone)")
+                }
+                for index in 0..<count {
+                    let row = UnsafeMutableRawBufferPointer(rebasing: batch[(index * stride)..<((index + 1) * stride)])
+                    if let inverted = layout.cmykInverted {
+                        JPEGCMYK.cmykToRGBX(row, pixelCount: scaled.width, inverted: inverted)
+                    }
+                    sink.append(row: UnsafeRawBufferPointer(row))
+                }
+                rowsDone += count
+            }
+            return sink.finish()
+        }
+    }
+
+    /// Runs `body` with a decompressor over `data`, which stays alive for the call.
+    private static func withDecompressor<R>(_ data: Data, maxScans: Int, maxMemory: Int,
+                                            _ body: (JPEGDecompressor) throws(ImageError) -> R) throws(ImageError) -> R {
+        let result: Result<R, ImageError> = data.withUnsafeBytes { bytes in
+            do throws(ImageError) {
+                return .success(try body(JPEGDecompressor(bytes: bytes, maxScans: maxScans, maxMemory: maxMemory)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The DCT scale numerator k (the image is decoded at k/8, k in 1...8): the smallest k
+    /// whose scaled size (libjpeg rounds up) still covers `output` in both dimensions, so the
+    /// resampler only ever shrinks, from less than twice the target whenever k ≥ 2.
+    ///
+    /// When larger k give the same scaled size (small images, where libjpeg's rounding up
+    /// hides the reduction), the largest of them is used: same pixels to resample, but they
+    /// cover the source exactly rather than overhanging it by a fraction of a pixel. So an
+    /// image decoded at its own size always uses k = 8.
+    static func dctScale(source: PixelSize, output: PixelSize) -> Int {
+        var k = 1
+        while k < 8 {
+            let scaled = scaledSize(source, scale: k)
+            if scaled.width >= output.width && scaled.height >= output.height { break }
+            k += 1
+        }
+        while k < 8 && scaledSize(source, scale: k + 1) == scaledSize(source, scale: k) { k += 1 }
+        return k
+    }
+
+    /// `source` scaled by `scale`/8 as libjpeg-turbo computes it (rounded up).
+    static func scaledSize(_ source: PixelSize, scale: Int) -> PixelSize {
+        PixelSize(width: (source.width * scale + 7) / 8, height: (source.height * scale + 7) / 8)
+    }
+
+    /// libjpeg's working-memory cap: a progressive image keeps 2 bytes per coefficient for up
+    /// to 4 components, so 8 bytes per allowed pixel plus slack; enough for anything the pixel
+    /// limit lets through.
+    static func workingMemory(for limits: DecodingLimits) -> Int {
+        let (bytes, overflow) = limits.maxPixels.multipliedReportingOverflow(by: 8)
+        return overflow ? 0 : bytes.addingReportingOverflow(64 << 20).partialValue
+    }
+
+    /// How the file's colour space is read out.
+    private struct Layout {
+        var libjpegOutput: Int32
+        var pixelFormat: PixelFormat
+        /// Non-nil for CMYK/YCCK: whether the samples are stored inverted.
+        var cmykInverted: Bool?
+
+        init(_ header: JPEGDecompressor.Header) throws(ImageError) {
+            switch header.colorSpace {
+            case IRIS_JPEG_CS_GRAY:
+                self.init(libjpegOutput: IRIS_JPEG_CS_GRAY, pixelFormat: .gray8, cmykInverted: nil)
+            case IRIS_JPEG_CS_RGB, IRIS_JPEG_CS_YCBCR:
+                self.init(libjpegOutput: IRIS_JPEG_CS_RGBX, pixelFormat: .rgbx8, cmykInverted: nil)
+            case IRIS_JPEG_CS_CMYK, IRIS_JPEG_CS_YCCK:
+                // libjpeg turns YCCK back into the CMYK that was encoded; the Adobe marker (which
+                // YCCK always has) says the Photoshop convention holds: samples are inverted.
+                self.init(libjpegOutput: IRIS_JPEG_CS_CMYK, pixelFormat: .rgbx8, cmykInverted: header.sawAdobeMarker)
+            default:
+                throw .decodingFailed(format: .jpeg, reason: "unsupported colour space with \(header.components) components")
+            }
+        }
+
+        init(libjpegOutput: Int32, pixelFormat: PixelFormat, cmykInverted: Bool?) {
+            self.libjpegOutput = libjpegOutput
+            self.pixelFormat = pixelFormat
+            self.cmykInverted = cmykInverted
+        }
+    }
+}
+#endif

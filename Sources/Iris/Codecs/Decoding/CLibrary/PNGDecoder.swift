@@ -1,0 +1,146 @@
+#if canImport(CPNG)
+import CIrisShims
+import Foundation
+
+/// Decodes PNG with libpng 1.6: every colour type and bit depth, palettes with transparency,
+/// and Adam7 interlacing.
+///
+/// Output is ``PixelFormat/gray8`` for grey without transparency, ``PixelFormat/rgbx8`` for
+/// colour (or a palette) without transparency, and premultiplied ``PixelFormat/rgba8`` for
+/// anything with alpha or a tRNS chunk (grey with alpha is expanded to RGBA). 16-bit samples
+/// are scaled to 8 bits with rounding (`round(v × 255 / 65535)`); 1-, 2- and 4-bit grey is
+/// scaled up to the full 0–255 range.
+///
+/// Colour management is not applied: gAMA, cHRM, sRGB and iCCP are ignored and samples are
+/// passed through as stored, which is what the sRGB-encoded PNGs of the web expect.
+///
+/// Non-interlaced images are streamed: rows are read a small batch at a time and pushed into
+/// the ``RowSink`` for `context.outputSize`, so the full-resolution image is never held in memory.
+/// An Adam7 image is only final once all seven passes are read, so it is decoded whole into
+/// one buffer first and then fed to the sink.
+///
+/// Of an APNG this decodes the default image; its header reports the acTL frame count. The
+/// animation itself is composed by ``APNGFrameReader`` (through ``ImageDecoderRegistry``). Data after the last image row (such as a missing IEND) is not needed.
+struct PNGDecoder: ImageDecoding {
+    /// Makes a decoder.
+    init() {}
+
+    /// PNG only.
+    var formats: Set<ImageFormat> { [.png] }
+
+    /// Reads the size, alpha and frame count from the chunks before the first IDAT.
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+        let scan = PNGChunkScan(data)
+        return try PNGReader.withReader(data) { reader throws(ImageError) in
+            let info = try Self.readInfo(reader, scan: scan)
+            return Self.header(info, scan: scan)
+        }
+    }
+
+    /// Decodes at exactly `context.outputSize`, resampling through the row sink when it differs
+    /// from the stored size.
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let scan = PNGChunkScan(data)
+        return try PNGReader.withReader(data) { reader throws(ImageError) in
+            let info = try Self.readInfo(reader, scan: scan)
+            let source = PixelSize(width: Int(info.width), height: Int(info.height))
+            let output = context.outputSize
+            try context.options.limits.check(width: source.width, height: source.height, format: .png)
+            guard output.width > 0, output.height > 0 else {
+                throw .decodingFailed(format: .png, reason: "the requested output size \(output) is empty")
+            }
+            let (outputBytes, overflow) = output.pixelCount.multipliedReportingOverflow(by: 4)
+            try context.options.limits.check(decodedBytes: overflow ? .max : outputBytes)
+
+            let layout = PNGOutputLayout(info)
+            let (rowBytes, passes) = try reader.setOutput(layout.shimOutput)
+            let expectedRowBytes = source.width * layout.format.bytesPerPixel
+            guard rowBytes == expectedRowBytes else {
+                throw .decodingFailed(format: .png, reason: "libpng delivers \(rowBytes)-byte rows, expected \(expectedRowBytes)")
+            }
+            if passes > 1 {
+                return try Self.decodeInterlaced(reader, source: source, layout: layout, context: context)
+            }
+            return try Self.decodeStreaming(reader, source: source, layout: layout, context: context)
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// Rows a batch at a time into the sink; only one batch of source rows is in memory.
+    private static func decodeStreaming(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let sink = makeRowSink(source: source, output: context.outputSize, format: layout.format, kernel: context.options.kernel)
+        let rowBytes = source.width * layout.format.bytesPerPixel
+        let batchRows = max(1, min(32, (256 * 1024) / max(rowBytes, 1)))
+        let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: rowBytes * batchRows, alignment: 16)
+        defer { batch.deallocate() }
+        var y = 0
+        while y < source.height {
+            if Task.isCancelled { throw .cancelled }
+            let count = min(batchRows, source.height - y)
+            try reader.readRows(into: batch, stride: rowBytes, count: count)
+            context.releaseConsumedInput?(reader.consumedBytes)
+            for row in 0..<count {
+                let slice = UnsafeMutableRawBufferPointer(rebasing: batch[(row * rowBytes)..<((row + 1) * rowBytes)])
+                if layout.format == .rgba8 {
+                    PixelConversion.premultiplyRGBA(slice, pixelCount: source.width)
+                }
+                sink.append(row: UnsafeRawBufferPointer(slice))
+            }
+            y += count
+        }
+        return sink.finish()
+    }
+
+    /// All seven Adam7 passes into one full-size bitmap, then (if a smaller size is wanted)
+    /// through the sink: no row is final before the last pass.
+    private static func decodeInterlaced(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, context: DecodeContext) throws(ImageError) -> Bitmap {
+        var full = Bitmap(width: source.width, height: source.height, format: layout.format)
+        let stride = full.bytesPerRow
+        let status: Result<Void, ImageError> = full.withUnsafeMutableBytes { buffer in
+            do throws(ImageError) {
+                try reader.readImage(into: buffer, stride: stride, height: source.height)
+            } catch {
+                return .failure(error)
+            }
+            if layout.format == .rgba8 {
+                for y in 0..<source.height {
+                    let row = UnsafeMutableRawBufferPointer(rebasing: buffer[(y * stride)..<((y + 1) * stride)])
+                    PixelConversion.premultiplyRGBA(row, pixelCount: source.width)
+                }
+            }
+            return .success(())
+        }
+        try status.get()
+        if context.outputSize == source { return full }
+        if Task.isCancelled { throw .cancelled }
+        let sink = makeRowSink(source: source, output: context.outputSize, format: layout.format, kernel: context.options.kernel)
+        full.withUnsafeBytes { buffer in
+            for y in 0..<source.height {
+                sink.append(row: UnsafeRawBufferPointer(rebasing: buffer[(y * stride)..<((y + 1) * stride)]))
+            }
+        }
+        return sink.finish()
+    }
+
+    // MARK: - Header
+
+    /// libpng's info, after rejecting a stored zero or out-of-range size as such.
+    private static func readInfo(_ reader: PNGReader, scan: PNGChunkScan) throws(ImageError) -> iris_png_info {
+        if let size = scan.storedSize {
+            let limit = UInt32(Int32.max)
+            if size.width == 0 || size.height == 0 || size.width > limit || size.height > limit {
+                throw .invalidDimensions(format: .png, width: Int(size.width), height: Int(size.height))
+            }
+        }
+        return try reader.readInfo()
+    }
+
+    private static func header(_ info: iris_png_info, scan: PNGChunkScan) -> ImageHeader {
+        let layout = PNGOutputLayout(info)
+        let frames = scan.animationFrames.map { max(1, Int($0)) } ?? 1
+        return ImageHeader(format: .png, width: Int(info.width), height: Int(info.height),
+                           hasAlpha: layout.format == .rgba8, frameCount: frames)
+    }
+}
+#endif

@@ -1,0 +1,30 @@
+/// What a caller asks of one decode through ``ImageDecoderRegistry``. A decoder sees them in
+/// its ``DecodeContext``, with the target already turned into an output size.
+public struct DecodeOptions: Sendable, Hashable {
+    /// Shrink to this target while decoding; `nil` decodes at full size.
+    public var target: DecodeTarget?
+    /// Turn the pixels upright according to EXIF orientation.
+    public var appliesOrientation: Bool
+    /// Kernel for resampling.
+    public var kernel: ResamplingKernel
+    /// Limits checked before allocating.
+    public var limits: DecodingLimits
+    /// Decode what a progressive JPEG's data so far shows rather than fail as truncated
+    /// (for previews while it downloads). Decoders that cannot, ignore it.
+    public var allowsPartialData: Bool
+    /// Bytes of frames an animation may decode ahead and keep (at least one frame); `nil` is
+    /// ``Animation/defaultBufferFrames`` frames at the target size.
+    public var animationBufferBytes: Int?
+
+    /// Makes options.
+    public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,
+                kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default,
+                allowsPartialData: Bool = false, animationBufferBytes: Int? = nil) {
+        self.target = target
+        self.appliesOrientation = appliesOrientation
+        self.kernel = kernel
+        self.limits = limits
+        self.allowsPartialData = allowsPartialData
+        self.animationBufferBytes = animationBufferBytes
+    }
+}

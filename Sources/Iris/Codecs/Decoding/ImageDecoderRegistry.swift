@@ -1,0 +1,93 @@
+import Foundation
+
+/// Picks a decoder by sniffed format and runs a decode: limits, target size, orientation.
+public struct ImageDecoderRegistry: Sendable {
+    /// Decoders, first match wins.
+    public var decoders: [any ImageDecoding]
+
+    /// Makes a registry of `decoders`.
+    public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
+
+    /// The platform's decoders: the C libraries where they can be imported (Linux), ImageIO on
+    /// Apple platforms.
+    public static let standard = ImageDecoderRegistry(decoders: PlatformCodecs.decoders)
+
+    /// The decoder for `format`, if any.
+    public func decoder(for format: ImageFormat) -> (any ImageDecoding)? {
+        decoders.first { $0.formats.contains(format) }
+    }
+
+    /// Reads the header of `data`: format, stored size, alpha, frames and EXIF orientation.
+    public func header(of data: Data) throws(ImageError) -> ImageHeader {
+        let (_, header) = try decoderAndHeader(for: data, releasingInput: nil)
+        return header
+    }
+
+    /// Decodes `data`: checks limits from the header, shrinks to `options.target` while
+    /// decoding, then applies orientation.
+    ///
+    /// An animation (GIF, APNG, animated WebP with more than one frame) comes back with its
+    /// ``LoadedImage/animation`` set: frames are composed on demand on the full canvas and
+    /// shrunk to the same target; ``LoadedImage/bitmap`` is frame 0. EXIF orientation does not
+    /// apply to animations.
+    public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> LoadedImage {
+        try decode(data, options: options, releasingInput: nil)
+    }
+
+    /// Decodes the file at `url` like ``decode(_:options:)``, without reading it into memory:
+    /// the file is mapped, and a streaming decoder (PNG) gives back the pages it has read, so a
+    /// 100 MB PNG thumbnailed to 300 px keeps only a few megabytes of the file resident.
+    public func decode(contentsOf url: URL, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> LoadedImage {
+        let file = try MappedFile(url)
+        return try decode(file.data, options: options, releasingInput: { file.releasePages(before: $0) })
+    }
+
+    private func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?) throws(ImageError) -> LoadedImage {
+        let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
+        try options.limits.check(width: header.width, height: header.height, format: header.format)
+        try options.limits.check(frames: header.frameCount)
+        if header.frameCount > 1, !options.allowsPartialData,
+           let source = try AnimationSources.source(for: data, format: header.format, limits: options.limits),
+           source.frameCount > 1 {
+            return try decodeAnimation(source, header: header, options: options)
+        }
+
+        let orientation = options.appliesOrientation ? header.orientation : .up
+        let shownSource = orientation.swapsDimensions ? header.storedSize.transposed : header.storedSize
+        let shownOutput = options.target?.outputSize(for: shownSource) ?? shownSource
+        let storedOutput = orientation.swapsDimensions ? shownOutput.transposed : shownOutput
+        let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
+        try options.limits.check(decodedBytes: overflow ? .max : bytes)
+
+        var context = DecodeContext(header: header, outputSize: storedOutput, options: options)
+        context.releaseConsumedInput = releasingInput
+        var bitmap = try decoder.decode(data, context: context)
+        if orientation != .up { bitmap = bitmap.oriented(orientation) }
+        return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
+                           orientation: header.orientation, isPreview: options.allowsPartialData)
+    }
+
+    /// Frame 0 of `source` at the target, and the lazy animation of all its frames.
+    private func decodeAnimation(_ source: ComposedAnimationSource, header: ImageHeader, options: DecodeOptions) throws(ImageError) -> LoadedImage {
+        let canvas = source.canvas
+        try options.limits.check(width: canvas.width, height: canvas.height, format: header.format)
+        let output = options.target?.outputSize(for: canvas) ?? canvas
+        let (bytes, overflow) = output.pixelCount.multipliedReportingOverflow(by: 4)
+        try options.limits.check(decodedBytes: overflow ? .max : bytes)
+        // The decoder for frame 0 is let go: a still shown from the cache holds no canvas; the
+        // animation makes its own when it is played.
+        let first = try source.makeDecoder(frameSize: output, kernel: options.kernel).nextFrame()
+        let animation = Animation(source: source, frameSize: output, kernel: options.kernel,
+                                  bufferBytes: options.animationBufferBytes, first: first)
+        return LoadedImage(bitmap: first, animation: animation, format: header.format, sourceSize: canvas)
+    }
+
+    private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
+        guard !data.isEmpty else { throw .emptyData }
+        let format = FormatSniffer.format(of: data)
+        guard format.isDecodable, let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
+        var header = try decoder.readHeader(data)
+        header.orientation = EXIFReader.orientation(in: data, format: format, releasingInput: releasingInput) ?? .up
+        return (decoder, header)
+    }
+}

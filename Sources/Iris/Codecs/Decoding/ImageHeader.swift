@@ -1,0 +1,31 @@
+/// What a decoder learns from an image's header, without decoding pixels.
+public struct ImageHeader: Sendable, Hashable {
+    /// The container format.
+    public var format: ImageFormat
+    /// Stored width in pixels (before orientation).
+    public var width: Int
+    /// Stored height in pixels (before orientation).
+    public var height: Int
+    /// Whether the image carries an alpha channel or transparency.
+    public var hasAlpha: Bool
+    /// Number of frames; 1 for a still image.
+    public var frameCount: Int
+    /// EXIF orientation (``Orientation/up`` when there is none).
+    public var orientation: Orientation
+
+    /// Makes a header.
+    public init(format: ImageFormat, width: Int, height: Int, hasAlpha: Bool, frameCount: Int = 1, orientation: Orientation = .up) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.hasAlpha = hasAlpha
+        self.frameCount = frameCount
+        self.orientation = orientation
+    }
+
+    /// Stored size (before orientation).
+    public var storedSize: PixelSize { PixelSize(width: width, height: height) }
+
+    /// Size as shown upright: width and height exchanged for orientations 5–8.
+    public var orientedSize: PixelSize { orientation.swapsDimensions ? storedSize.transposed : storedSize }
+}

@@ -1,0 +1,58 @@
+#if canImport(CWebP)
+import CWebP
+import Foundation
+
+/// Encodes WebP with libwebp: lossy at ``EncodeOptions/quality`` (0–100), or lossless when
+/// ``EncodeOptions/lossless`` is set.
+///
+/// Premultiplied colour is unpremultiplied first; BGR-order bitmaps go to libwebp's BGRA entry
+/// points as they are. An opaque bitmap (``PixelFormat/rgbx8``, ``PixelFormat/bgrx8``,
+/// ``PixelFormat/gray8``) is written without an alpha plane: libwebp drops an alpha that is
+/// 255 everywhere. WebP is at most 16,383 pixels on a side.
+struct WebPEncoder: ImageEncoding {
+    /// The largest width or height WebP can store.
+    static let maxDimension = 16383
+
+    /// Makes an encoder.
+    init() {}
+
+    var format: ImageFormat { .webp }
+
+    func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
+        guard bitmap.width > 0, bitmap.height > 0 else {
+            throw .encodingFailed(format: .webp, reason: "the image is empty (\(bitmap.size))")
+        }
+        guard bitmap.width <= Self.maxDimension, bitmap.height <= Self.maxDimension else {
+            throw .encodingFailed(format: .webp, reason: "\(bitmap.size) is over WebP's limit of \(Self.maxDimension) pixels a side")
+        }
+        var straight = bitmap.format == .gray8 ? bitmap.converted(to: .rgbx8) : bitmap
+        if straight.format.hasAlpha {
+            let (stride, width, height) = (straight.bytesPerRow, straight.width, straight.height)
+            straight.withUnsafeMutableBytes { bytes in
+                for y in 0..<height {
+                    PixelConversion.unpremultiplyRGBA(UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<((y + 1) * stride)]),
+                                                      pixelCount: width)
+                }
+            }
+        }
+        let quality = Float(min(max(options.quality, 0), 100))
+        var output: UnsafeMutablePointer<UInt8>?
+        let blueFirst = straight.format.isBlueFirst
+        let size = straight.withUnsafeBytes { bytes in
+            let pixels = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let width = Int32(straight.width), height = Int32(straight.height), stride = Int32(straight.bytesPerRow)
+            switch (options.lossless, blueFirst) {
+            case (true, false): return WebPEncodeLosslessRGBA(pixels, width, height, stride, &output)
+            case (true, true): return WebPEncodeLosslessBGRA(pixels, width, height, stride, &output)
+            case (false, false): return WebPEncodeRGBA(pixels, width, height, stride, quality, &output)
+            case (false, true): return WebPEncodeBGRA(pixels, width, height, stride, quality, &output)
+            }
+        }
+        guard size > 0, let output else {
+            throw .encodingFailed(format: .webp, reason: "libwebp could not encode \(bitmap.size)")
+        }
+        defer { WebPFree(output) }
+        return Data(bytes: output, count: size)
+    }
+}
+#endif

@@ -1,0 +1,127 @@
+import Foundation
+
+/// Reads the EXIF orientation tag with a small bounds-checked parser.
+///
+/// Finds the EXIF block in its container (JPEG APP1 segment, PNG `eXIf` chunk, WebP `EXIF`
+/// chunk) and reads tag 0x0112 from IFD0 of the TIFF structure inside. Nothing is copied: the
+/// parser walks the bytes in place. Any malformed input — truncated, hostile lengths or offsets,
+/// a wrong tag type, a value outside 1–8 — gives `nil`; no input can make it trap.
+enum EXIFReader {
+    /// The orientation stored in `data` (JPEG APP1, PNG eXIf, WebP EXIF), or `nil`.
+    ///
+    /// Formats that carry no EXIF orientation Iris reads (GIF and the others) give `nil`.
+    static func orientation(in data: Data, format: ImageFormat) -> Orientation? {
+        orientation(in: data, format: format, releasingInput: nil)
+    }
+
+    /// The orientation, telling `releasingInput` how far a long walk (PNG chunks to the end of
+    /// the file) has read, so a mapped file's pages can be given back.
+    static func orientation(in data: Data, format: ImageFormat, releasingInput: ((Int) -> Void)?) -> Orientation? {
+        let parse: (ByteReader) -> Orientation?
+        switch format {
+        case .jpeg: parse = jpegOrientation
+        case .png: parse = { pngOrientation($0, releasingInput: releasingInput) }
+        case .webp: parse = webpOrientation
+        default: return nil
+        }
+        // `withUnsafeBytes` starts at the slice's first byte, whatever the slice's indices are.
+        return data.withUnsafeBytes { parse(ByteReader($0)) }
+    }
+
+    /// "Exif\0\0": the header of an EXIF APP1 payload (and optionally of a WebP EXIF chunk).
+    static let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+
+    /// The TIFF structure in an EXIF block that may or may not begin with "Exif\0\0".
+    static func tiffOrientation(in block: UnsafeRawBufferPointer) -> Orientation? {
+        let reader = ByteReader(block)
+        if reader.matches(exifHeader, at: 0) {
+            return TIFFOrientationParser.orientation(in: reader.slice(6, block.count - 6))
+        }
+        return TIFFOrientationParser.orientation(in: block)
+    }
+
+    // MARK: JPEG
+
+    /// Walks JPEG markers from SOI to the first EXIF APP1 segment, stopping at SOS or EOI.
+    static func jpegOrientation(_ reader: ByteReader) -> Orientation? {
+        let count = reader.bytes.count
+        guard reader.u8(at: 0) == 0xFF, reader.u8(at: 1) == 0xD8 else { return nil }
+        var position = 2
+        while position < count {
+            guard reader.bytes[position] == 0xFF else { return nil }
+            // Any number of 0xFF fill bytes may precede a marker.
+            while position < count, reader.bytes[position] == 0xFF { position += 1 }
+            guard let marker = reader.u8(at: position) else { return nil }
+            position += 1
+            switch marker {
+            case 0xD9, 0xDA: return nil                 // EOI, SOS: no EXIF before the image data
+            case 0x01, 0xD0...0xD8: continue            // TEM, RSTn, SOI: markers without a length
+            case 0x00: return nil                       // a stuffed zero is not a marker here
+            default: break
+            }
+            guard let length16 = reader.u16(at: position) else { return nil }
+            let length = Int(length16)                  // counts its own two bytes
+            guard length >= 2, reader.has(length, at: position) else { return nil }
+            if marker == 0xE1 {                         // APP1: EXIF, or XMP and others
+                let payload = reader.slice(position + 2, length - 2)
+                if ByteReader(payload).matches(exifHeader, at: 0) {
+                    return TIFFOrientationParser.orientation(in: ByteReader(payload).slice(6, payload.count - 6))
+                }
+            }
+            position += length
+        }
+        return nil
+    }
+
+    // MARK: PNG
+
+    /// The eight bytes every PNG starts with.
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Walks PNG chunks to `eXIf` (usually before IDAT, but accepted anywhere before IEND).
+    static func pngOrientation(_ reader: ByteReader, releasingInput: ((Int) -> Void)? = nil) -> Orientation? {
+        guard reader.matches(pngSignature, at: 0) else { return nil }
+        var position = 8
+        defer { releasingInput?(position) }
+        while let length32 = reader.u32(at: position), let type = reader.u32(at: position + 4) {
+            let length = Int(length32)
+            // Lengths above 2^31 - 1 are invalid PNG; data plus CRC must fit in what is left.
+            guard length32 <= 0x7FFF_FFFF, reader.has(length + 4, at: position + 8) else { return nil }
+            switch type {
+            case 0x6558_4966:                           // "eXIf"
+                return tiffOrientation(in: reader.slice(position + 8, length))
+            case 0x4945_4E44:                           // "IEND"
+                return nil
+            default:
+                position += 8 + length + 4
+                releasingInput?(position)
+            }
+        }
+        return nil
+    }
+
+    // MARK: WebP
+
+    /// Walks the RIFF chunks of a WebP to the `EXIF` chunk (chunks are padded to even sizes).
+    static func webpOrientation(_ reader: ByteReader) -> Orientation? {
+        var little = reader
+        little.bigEndian = false
+        guard little.matches([0x52, 0x49, 0x46, 0x46], at: 0),               // "RIFF"
+              little.matches([0x57, 0x45, 0x42, 0x50], at: 8),               // "WEBP"
+              let riffSize = little.u32(at: 4) else { return nil }
+        // The RIFF size counts from byte 8; never read past it or past the data.
+        let end = min(little.bytes.count, 8 &+ Int(riffSize))
+        let riff = ByteReader(little.slice(0, end), bigEndian: false)
+        var position = 12
+        while riff.has(8, at: position), let size32 = riff.u32(at: position + 4) {
+            let size = Int(size32)
+            guard riff.has(size, at: position + 8) else { return nil }
+            if riff.matches([0x45, 0x58, 0x49, 0x46], at: position) {        // "EXIF"
+                return tiffOrientation(in: riff.slice(position + 8, size))
+            }
+            // A chunk of odd size is followed by one padding byte.
+            position += 8 + size + (size & 1)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,18 @@
+#if canImport(CJPEG)
+/// The codecs Iris uses on this platform: the C libraries (libjpeg-turbo, libpng, libwebp,
+/// giflib), wherever they can be imported (Linux).
+enum PlatformCodecs {
+    static let decoders: [any ImageDecoding] = [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()]
+    static let encoders: [any ImageEncoding] = [JPEGEncoder(), PNGEncoder(), WebPEncoder()]
+    static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder()]
+}
+#elseif canImport(ImageIO)
+/// The codecs Iris uses on this platform: ImageIO (Apple platforms).
+enum PlatformCodecs {
+    static let decoders: [any ImageDecoding] = [ImageIODecoder()]
+    static let encoders: [any ImageEncoding] = [
+        ImageIOEncoder(format: .jpeg), ImageIOEncoder(format: .png), ImageIOEncoder(format: .webp),
+    ]
+    static let animationEncoders: [any AnimationEncoding] = []
+}
+#endif
