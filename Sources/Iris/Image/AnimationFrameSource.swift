@@ -4,6 +4,9 @@
 /// A source is immutable and shared; each ``AnimationFrameDecoder`` it makes holds the working
 /// state (the canvas) of one pass through the frames.
 protocol AnimationFrameSource: Sendable {
+    /// The full size of the animation's frames before shrinking (a GIF's logical screen, an
+    /// APNG's or animated WebP's canvas).
+    var canvas: PixelSize { get }
     /// Frames the animation has (the complete ones, when the data ends early).
     var frameCount: Int { get }
     /// Times the animation plays; 0 means forever.

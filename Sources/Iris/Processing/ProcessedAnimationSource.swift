@@ -14,6 +14,7 @@ struct ProcessedAnimationSource: AnimationFrameSource {
     /// Processed frame 0's size.
     let frameSize: PixelSize
 
+    var canvas: PixelSize { base.canvas }
     var frameCount: Int { base.frameCount }
     var loopCount: Int { base.loopCount }
     var encodedByteCount: Int { base.encodedByteCount }

@@ -68,7 +68,7 @@ public struct ImageDecoderRegistry: Sendable {
     }
 
     /// Frame 0 of `source` at the target, and the lazy animation of all its frames.
-    private func decodeAnimation(_ source: ComposedAnimationSource, header: ImageHeader, options: DecodeOptions) throws(ImageError) -> LoadedImage {
+    private func decodeAnimation(_ source: any AnimationFrameSource, header: ImageHeader, options: DecodeOptions) throws(ImageError) -> LoadedImage {
         let canvas = source.canvas
         try options.limits.check(width: canvas.width, height: canvas.height, format: header.format)
         let output = options.target?.outputSize(for: canvas) ?? canvas

@@ -27,6 +27,29 @@ extension Bitmap {
     }
 }
 
+extension Bitmap {
+    /// `image` drawn (scaled with high-quality interpolation) into a new `width`×`height` bitmap
+    /// in Core Animation's own layout: BGRA, premultiplied, 32-bit little-endian (`.bgra8`, or
+    /// `.bgrx8` when `opaque`). The drawing context is always premultipliedFirst, so the fourth
+    /// byte is written as alpha: for an opaque image that covers every pixel it is 255, which is
+    /// what `.bgrx8` promises. `nil` when no context can be made.
+    static func drawing(_ image: CGImage, width: Int, height: Int, opaque: Bool, rowAlignment: Int) -> Bitmap? {
+        var bitmap = Bitmap(width: width, height: height, format: opaque ? .bgrx8 : .bgra8, rowAlignment: rowAlignment)
+        let stride = bitmap.bytesPerRow
+        let drawn: Bool = bitmap.withUnsafeMutableBytes { raw in
+            guard let context = CGContext(data: raw.baseAddress, width: width, height: height,
+                                          bitsPerComponent: 8, bytesPerRow: stride,
+                                          space: CGColorSpaceCreateDeviceRGB(),
+                                          bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
+                                              | CGBitmapInfo.byteOrder32Little.rawValue) else { return false }
+            context.interpolationQuality = .high
+            context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
+            return true
+        }
+        return drawn ? bitmap : nil
+    }
+}
+
 extension PixelFormat {
     /// The colour space and bitmap info that describe this layout to Core Graphics.
     fileprivate var coreGraphicsLayout: (CGColorSpace, CGBitmapInfo) {

@@ -39,26 +39,11 @@ struct ImageIODecoder: ImageDecoding {
         guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
             throw .decodingFailed(format: format, reason: "ImageIO could not decode the image")
         }
-        // Core Animation's own layout: BGRA, premultiplied, 32-bit little-endian. The drawing context is
-        // always premultipliedFirst, so the fourth byte is written as alpha: for an opaque source
-        // that covers every pixel it is 255, which is exactly what bgrx8 promises (a skip-byte
-        // context leaves that byte's value unspecified).
-        let pixelFormat: PixelFormat = context.header.hasAlpha ? .bgra8 : .bgrx8
         // Rows 64-byte aligned, as Core Animation needs to draw the image without copying it.
-        let width = context.outputSize.width, height = context.outputSize.height
-        var bitmap = Bitmap(width: width, height: height, format: pixelFormat, rowAlignment: 64)
-        let stride = bitmap.bytesPerRow
-        let drawn: Bool = bitmap.withUnsafeMutableBytes { raw in
-            guard let drawing = CGContext(data: raw.baseAddress, width: width, height: height,
-                                          bitsPerComponent: 8, bytesPerRow: stride,
-                                          space: CGColorSpaceCreateDeviceRGB(),
-                                          bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
-                                              | CGBitmapInfo.byteOrder32Little.rawValue) else { return false }
-            drawing.interpolationQuality = .high
-            drawing.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
-            return true
+        guard let bitmap = Bitmap.drawing(image, width: context.outputSize.width, height: context.outputSize.height,
+                                          opaque: !context.header.hasAlpha, rowAlignment: 64) else {
+            throw .decodingFailed(format: format, reason: "could not create a bitmap context")
         }
-        guard drawn else { throw .decodingFailed(format: format, reason: "could not create a bitmap context") }
         return bitmap
     }
 }
