@@ -149,7 +149,7 @@ struct APNGAnimationTests {
             #expect(AnimationReference.maxDifference(frame, expected[index]).difference <= 2)
         }
         let firstIDAT = try #require(PNGBytes.chunks(data).first { $0.type == "IDAT" })
-        let error = AnimationReference.error { _ = try registry.decode(Data(data.prefix(firstIDAT.dataRange.lowerBound + 50))) }
+        let error = thrownImageError { _ = try registry.decode(Data(data.prefix(firstIDAT.dataRange.lowerBound + 50))) }
         guard case .truncated(.png, _, _) = error else {
             Issue.record("expected truncated, got \(String(describing: error))")
             return
@@ -160,9 +160,9 @@ struct APNGAnimationTests {
     func frameLimit() throws {
         let frame = APNGTestWriter.Frame(width: 1, height: 1, pixels: [RGBA(r: 1, g: 2, b: 3)])
         let data = try APNGTestWriter.apng(width: 1, height: 1, frames: [frame, frame], declaredFrames: 100_000)
-        #expect(AnimationReference.error { _ = try registry.decode(data) }
+        #expect(thrownImageError { _ = try registry.decode(data) }
                 == .overLimit(.frames(count: 100_000, limit: DecodingLimits.default.maxFrames)))
-        #expect(AnimationReference.error { _ = try APNGFrameReader.source(data, limits: .default) }
+        #expect(thrownImageError { _ = try APNGFrameReader.source(data, limits: .default) }
                 == .overLimit(.frames(count: 100_000, limit: DecodingLimits.default.maxFrames)))
     }
 }

@@ -121,7 +121,7 @@ struct GIFAnimationTests {
             #expect(AnimationReference.maxDifference(frame, expected[index]).difference == 0)
         }
         let first = try GIFTestWriter.gif(width: screen.width, height: screen.height, palette: Self.palette, frames: [frames[0]])
-        let error = AnimationReference.error { _ = try registry.decode(Data(first.prefix(first.count - 100))) }
+        let error = thrownImageError { _ = try registry.decode(Data(first.prefix(first.count - 100))) }
         guard case .truncated(.gif, _, _) = error else {
             Issue.record("expected truncated, got \(String(describing: error))")
             return
@@ -133,12 +133,12 @@ struct GIFAnimationTests {
         let frames = Array(repeating: GIFTestWriter.Frame(width: 1, height: 1, indices: [1]), count: 100_000)
         let data = try GIFTestWriter.gif(width: 1, height: 1, palette: Self.palette, frames: frames)
         let started = ContinuousClock.now
-        let error = AnimationReference.error { _ = try registry.decode(data) }
+        let error = thrownImageError { _ = try registry.decode(data) }
         #expect(error == .overLimit(.frames(count: 100_000, limit: DecodingLimits.default.maxFrames)))
         #expect(ContinuousClock.now - started < .seconds(20))
         // With a lower limit, the walk that builds the frame list stops at the limit.
         let limits = DecodingLimits(maxFrames: 50)
-        #expect(AnimationReference.error { _ = try GIFFrameReader.source(data, limits: limits) }
+        #expect(thrownImageError { _ = try GIFFrameReader.source(data, limits: limits) }
                 == .overLimit(.frames(count: 51, limit: 50)))
     }
 

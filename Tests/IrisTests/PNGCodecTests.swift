@@ -36,19 +36,6 @@ struct PNGCodecTests {
         return try decoder.decode(data, context: DecodeContext(header: header, outputSize: header.storedSize))
     }
 
-    /// Throws unless `body` throws an ``ImageError``; returns it.
-    private func imageError(_ body: () throws -> Void) -> ImageError? {
-        do {
-            try body()
-            return nil
-        } catch let error as ImageError {
-            return error
-        } catch {
-            Issue.record("threw a non-ImageError: \(error)")
-            return nil
-        }
-    }
-
     // MARK: - Every kind of PNG
 
     @Test("decodes every colour type and bit depth exactly", arguments: PNGKind.all)
@@ -152,11 +139,11 @@ struct PNGCodecTests {
 
     @Test("the writer rejects bad input with encodingFailed")
     func writerRejectsBadInput() {
-        let short = imageError { _ = try PNGWriter.write(width: 10, height: 1, colorType: .rgb, bitDepth: 8, rows: [[1, 2, 3]]) }
+        let short = thrownImageError { _ = try PNGWriter.write(width: 10, height: 1, colorType: .rgb, bitDepth: 8, rows: [[1, 2, 3]]) }
         #expect(short.map { if case .encodingFailed(.png, _) = $0 { true } else { false } } == true)
-        let depth = imageError { _ = try PNGWriter.write(width: 1, height: 1, colorType: .palette, bitDepth: 16, rows: [[0, 0]]) }
+        let depth = thrownImageError { _ = try PNGWriter.write(width: 1, height: 1, colorType: .palette, bitDepth: 16, rows: [[0, 0]]) }
         #expect(depth.map { if case .encodingFailed(.png, _) = $0 { true } else { false } } == true)
-        let empty = imageError { _ = try PNGEncoder().encode(Bitmap(width: 0, height: 4, format: .rgba8), options: EncodeOptions()) }
+        let empty = thrownImageError { _ = try PNGEncoder().encode(Bitmap(width: 0, height: 4, format: .rgba8), options: EncodeOptions()) }
         #expect(empty.map { if case .encodingFailed(.png, _) = $0 { true } else { false } } == true)
     }
 
@@ -219,10 +206,10 @@ struct PNGCodecTests {
         #expect(!header.hasAlpha)
 
         let registry = ImageDecoderRegistry(decoders: [PNGDecoder()])
-        let viaRegistry = imageError { _ = try registry.decode(data) }
+        let viaRegistry = thrownImageError { _ = try registry.decode(data) }
         #expect(viaRegistry == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
         // Called directly, the decoder checks the context's limits itself before allocating.
-        let direct = imageError { _ = try decoder.decode(data, context: DecodeContext(header: header, outputSize: PixelSize(width: 100, height: 100))) }
+        let direct = thrownImageError { _ = try decoder.decode(data, context: DecodeContext(header: header, outputSize: PixelSize(width: 100, height: 100))) }
         #expect(direct == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
     }
 
@@ -242,9 +229,9 @@ struct PNGCodecTests {
             let data = Data(PNGSampleImage.signature + PNGBytes.ihdr(width: UInt32(width), height: UInt32(height))
                             + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBytes.chunk("IEND", []))
             let expected = ImageError.invalidDimensions(format: .png, width: width, height: height)
-            #expect(imageError { _ = try decoder.readHeader(data) } == expected)
+            #expect(thrownImageError { _ = try decoder.readHeader(data) } == expected)
             let context = DecodeContext(header: ImageHeader(format: .png, width: 1, height: 1, hasAlpha: false), outputSize: PixelSize(width: 1, height: 1))
-            #expect(imageError { _ = try decoder.decode(data, context: context) } == expected)
+            #expect(thrownImageError { _ = try decoder.decode(data, context: context) } == expected)
         }
     }
 
@@ -261,14 +248,14 @@ struct PNGCodecTests {
         let context = DecodeContext(header: ImageHeader(format: .png, width: 64, height: 48, hasAlpha: true), outputSize: PixelSize(width: 64, height: 48))
         for cut in cuts {
             let prefix = data.prefix(cut)
-            let error = imageError { _ = try decoder.decode(prefix, context: context) }
+            let error = thrownImageError { _ = try decoder.decode(prefix, context: context) }
             #expect(error == .truncated(format: .png, received: cut, expected: nil), "cut at \(cut)")
             // The header is read once the first IDAT's length and type have arrived.
             if cut < firstIDAT.offset + 8 {
-                #expect(imageError { _ = try decoder.readHeader(prefix) } == .truncated(format: .png, received: cut, expected: nil))
+                #expect(thrownImageError { _ = try decoder.readHeader(prefix) } == .truncated(format: .png, received: cut, expected: nil))
             }
         }
-        #expect(imageError { _ = try decoder.readHeader(Data()) } == .emptyData)
+        #expect(thrownImageError { _ = try decoder.readHeader(Data()) } == .emptyData)
     }
 
     @Test("every bit flip in IHDR fails cleanly")
@@ -279,7 +266,7 @@ struct PNGCodecTests {
             for bit in 0..<8 {
                 var damaged = data
                 damaged[byte] ^= UInt8(1 << bit)
-                let error = imageError { _ = try decoder.decode(damaged, context: context) }
+                let error = thrownImageError { _ = try decoder.decode(damaged, context: context) }
                 #expect(isCorruption(error), "byte \(byte) bit \(bit): \(String(describing: error))")
             }
         }
@@ -294,7 +281,7 @@ struct PNGCodecTests {
         for _ in 0..<40 {
             var damaged = data
             damaged[idat.dataRange.lowerBound + random.below(idat.length)] ^= UInt8(1 << random.below(8))
-            let error = imageError { _ = try decoder.decode(damaged, context: context) }
+            let error = thrownImageError { _ = try decoder.decode(damaged, context: context) }
             // zlib's Adler-32 check or the chunk CRC, whichever libpng meets first.
             guard case .decodingFailed(.png, let reason) = error else {
                 Issue.record("expected decodingFailed, got \(String(describing: error))")
@@ -333,7 +320,7 @@ struct PNGCodecTests {
 
     @Test("data that is not a PNG fails with decodingFailed")
     func notAPNG() {
-        let error = imageError { _ = try decoder.readHeader(Data("this is not a PNG file at all".utf8)) }
+        let error = thrownImageError { _ = try decoder.readHeader(Data("this is not a PNG file at all".utf8)) }
         guard case .decodingFailed(.png, _) = error else {
             Issue.record("got \(String(describing: error))")
             return

@@ -111,7 +111,7 @@ struct WebPAnimationTests {
         for (index, frame) in try await AnimationReference.frames(of: animation).enumerated() {
             #expect(AnimationReference.maxDifference(frame, expected[index]).difference <= 3)
         }
-        let error = AnimationReference.error { _ = try registry.decode(Data(data.prefix(200))) }
+        let error = thrownImageError { _ = try registry.decode(Data(data.prefix(200))) }
         guard case .truncated(.webp, _, _) = error else {
             Issue.record("expected truncated, got \(String(describing: error))")
             return
@@ -122,7 +122,7 @@ struct WebPAnimationTests {
     func frameLimit() throws {
         let frame = WebPTestWriter.Frame(width: 1, height: 1, pixels: [RGBA(r: 1, g: 2, b: 3)])
         let data = try WebPTestWriter.muxed(width: 1, height: 1, frames: [frame, frame, frame])
-        #expect(AnimationReference.error { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxFrames: 2))) }
+        #expect(thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxFrames: 2))) }
                 == .overLimit(.frames(count: 3, limit: 2)))
     }
 }

@@ -99,16 +99,4 @@ extension AnimationReference {
         for index in 0..<animation.frameCount { frames.append(try await animation.frame(at: index)) }
         return frames
     }
-
-    /// The ``ImageError`` `body` throws, if any.
-    static func error(_ body: () throws -> Void) -> ImageError? {
-        do {
-            try body()
-            return nil
-        } catch let error as ImageError {
-            return error
-        } catch {
-            return .decodingFailed(format: .unknown, reason: "not an ImageError: \(error)")
-        }
-    }
 }

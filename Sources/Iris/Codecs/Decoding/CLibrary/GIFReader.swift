@@ -78,6 +78,13 @@ final class GIFReader {
                 try readExtension()
             case IMAGE_DESC_RECORD_TYPE:
                 try check(DGifGetImageDesc(file))
+                // giflib keeps a record of every image descriptor read (with a copy of its local
+                // colour table), growing one array by one element a frame: memory that grows with
+                // the frame count and quadratic copying (a 100,000-frame GIF took minutes under
+                // AddressSanitizer, whose realloc always moves). We use only the current one
+                // (`Image`), so the records go as soon as they are made.
+                GifFreeSavedImages(file)
+                file.pointee.ImageCount = 0
                 return try frameInfo()
             case TERMINATE_RECORD_TYPE:
                 return nil
