@@ -10,6 +10,8 @@ struct DataLoadState {
     static let sniffLength = 64
 
     let url: URL?
+    /// The request's timeout: the most seconds without bytes.
+    let timeout: TimeInterval?
     let continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
     /// Set when the request asked for the rest of an earlier download.
     var resume: ResumeAttempt?
@@ -20,9 +22,10 @@ struct DataLoadState {
     private var head = Data()
     private var isChecked = false
 
-    init(url: URL?, continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
+    init(url: URL?, timeout: TimeInterval? = nil, continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
          resume: ResumeAttempt? = nil, onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
         self.url = url
+        self.timeout = timeout
         self.continuation = continuation
         self.resume = resume
         self.onValidator = onValidator
@@ -65,14 +68,23 @@ struct DataLoadState {
         if let error = error as? ImageError { return error }
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCancelled { return .cancelled }
+        // Before "connection lost": a server that stalls mid-body timed out, it did not hang up.
+        if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
+            return .network(reason: timedOutReason, url: url, cause: ErrorCause(error))
+        }
         if let expectedLength, receivedLength < expectedLength, receivedLength > 0 || nsError.code == NSURLErrorNetworkConnectionLost {
             return connectionLost(expected: expectedLength, cause: error)
         }
-        if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
-            let progress = receivedLength > 0 ? " after \(receivedLength.grouped) bytes" : " waiting for the server"
-            return .network(reason: "timed out" + progress, url: url, cause: ErrorCause(error))
-        }
         return .network(reason: nsError.localizedDescription, url: url, cause: ErrorCause(error))
+    }
+
+    /// "timed out waiting for the server (5 s)", "timed out: no data for 5 s after 4,096 of
+    /// 91,233 bytes".
+    private var timedOutReason: String {
+        let seconds = timeout.map { $0 == $0.rounded() ? "\(Int($0)) s" : "\($0) s" }
+        guard receivedLength > 0 else { return "timed out waiting for the server" + (seconds.map { " (\($0))" } ?? "") }
+        let progress = expectedLength.map { "\(receivedLength.grouped) of \($0.grouped) bytes" } ?? "\(receivedLength.grouped) bytes"
+        return "timed out: no data" + (seconds.map { " for \($0)" } ?? "") + " after " + progress
     }
 
     private func connectionLost(expected: Int, cause: (any Error)? = nil) -> ImageError {

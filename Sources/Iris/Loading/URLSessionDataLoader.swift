@@ -11,7 +11,11 @@ import FoundationNetworking
 ///   ``ImageError/notAnImage(_:url:)``;
 /// - transport failures (refused, reset, timed out, the connection closing before the announced
 ///   `Content-Length`): ``ImageError/network(reason:url:)`` with a readable reason, such as
-///   "connection lost after 4,096 of 91,233 bytes".
+///   "connection lost after 4,096 of 91,233 bytes" or, for a server that stalls mid-body,
+///   "timed out: no data for 60 s after 4,096 of 91,233 bytes".
+///
+/// The loader passes on whatever the server sends; ``ImagePipeline`` bounds how much it takes
+/// (``ImagePipeline/Configuration/maxDataBytes``) and cancels a body that grows past it.
 ///
 /// Cancelling the task that consumes ``loadData(for:)`` cancels the request.
 ///
@@ -28,8 +32,10 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The session's configuration (copied: later changes have no effect).
-    ///   - timeout: Seconds without any bytes after which a request fails with
-    ///     ``ImageError/network(reason:url:)``. Also lowers a request's own `timeoutInterval`.
+    ///   - timeout: Seconds without any bytes (waiting for the response, or between pieces of
+    ///     the body: a server that stalls mid-body) after which a request fails with
+    ///     ``ImageError/network(reason:url:)``, its `urlErrorCode` `.timedOut`. Also lowers a
+    ///     request's own `timeoutInterval`.
     public init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.timeoutIntervalForRequest = timeout
@@ -75,7 +81,8 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
                 self.start(request, resuming: nil, continuation: continuation, onValidator: onValidator)
             }
         }
-        delegate.register(task, url: request.url, continuation: continuation, resume: resume, onValidator: onValidator)
+        delegate.register(task, url: request.url, timeout: sent.timeoutInterval, continuation: continuation, resume: resume,
+                          onValidator: onValidator)
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }

@@ -11,9 +11,9 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
     private let loads = LockedState<[Int: DataLoadState]>([:])
 
     /// Routes `task`'s events to `continuation` from now on.
-    func register(_ task: URLSessionTask, url: URL?, continuation: Continuation, resume: ResumeAttempt? = nil,
-                  onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
-        let load = DataLoadState(url: url, continuation: continuation, resume: resume, onValidator: onValidator)
+    func register(_ task: URLSessionTask, url: URL?, timeout: TimeInterval? = nil, continuation: Continuation,
+                  resume: ResumeAttempt? = nil, onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
+        let load = DataLoadState(url: url, timeout: timeout, continuation: continuation, resume: resume, onValidator: onValidator)
         loads.withLock { $0[task.taskIdentifier] = load }
     }
 
