@@ -18,6 +18,15 @@ struct DataLoadState {
     /// Told the response's resume validator.
     let onValidator: @Sendable (String?, Int?) -> Void
     var expectedLength: Int?
+    /// Whether the response (status and headers) has arrived.
+    var hasResponse = false
+    /// When the response or the last piece of the body arrived (or the load started).
+    private(set) var lastActivity = DispatchTime.now()
+    /// The session task, cancelled when the watchdog ends the load.
+    var task: URLSessionTask?
+    /// Ends the load after ``timeout`` seconds without activity (see
+    /// ``URLSessionDataLoaderDelegate``); cancelled when the load ends.
+    var watchdog: (any DispatchSourceTimer)?
     private(set) var receivedLength = 0
     private var head = Data()
     private var isChecked = false
@@ -41,8 +50,20 @@ struct DataLoadState {
         case reject(ImageFormat)
     }
 
+    /// Notes that something arrived: the watchdog starts counting again.
+    mutating func noteActivity() {
+        lastActivity = DispatchTime.now()
+    }
+
+    /// When the load times out unless something arrives first.
+    var idleDeadline: DispatchTime? {
+        guard let timeout, timeout > 0, timeout.isFinite else { return nil }
+        return lastActivity + timeout
+    }
+
     /// Takes the next piece of the body.
     mutating func received(_ data: Data) -> Action {
+        noteActivity()
         receivedLength += data.count
         if isChecked { return .yield(data) }
         head.append(data)
@@ -78,11 +99,13 @@ struct DataLoadState {
         return .network(reason: nsError.localizedDescription, url: url, cause: ErrorCause(error))
     }
 
-    /// "timed out waiting for the server (5 s)", "timed out: no data for 5 s after 4,096 of
-    /// 91,233 bytes".
+    /// "timed out waiting for the server (5 s)" before the response, "timed out: no data for
+    /// 5 s after 4,096 of 91,233 bytes" after it.
     private var timedOutReason: String {
         let seconds = timeout.map { $0 == $0.rounded() ? "\(Int($0)) s" : "\($0) s" }
-        guard receivedLength > 0 else { return "timed out waiting for the server" + (seconds.map { " (\($0))" } ?? "") }
+        guard hasResponse || receivedLength > 0 else {
+            return "timed out waiting for the server" + (seconds.map { " (\($0))" } ?? "")
+        }
         let progress = expectedLength.map { "\(receivedLength.grouped) of \($0.grouped) bytes" } ?? "\(receivedLength.grouped) bytes"
         return "timed out: no data" + (seconds.map { " for \($0)" } ?? "") + " after " + progress
     }

@@ -34,15 +34,24 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
     ///   - configuration: The session's configuration (copied: later changes have no effect).
     ///   - timeout: Seconds without any bytes (waiting for the response, or between pieces of
     ///     the body: a server that stalls mid-body) after which a request fails with
-    ///     ``ImageError/network(reason:url:)``, its `urlErrorCode` `.timedOut`. Also lowers a
-    ///     request's own `timeoutInterval`.
+    ///     ``ImageError/network(reason:url:)``, its `urlErrorCode` `.timedOut`. Fractions of a
+    ///     second count, on Linux too (the loader times loads itself). Also lowers a request's
+    ///     own `timeoutInterval`.
     public init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForRequest = Self.backstop(for: timeout)
         self.timeout = timeout
         delegate = URLSessionDataLoaderDelegate()
         // A nil delegate queue is a serial one: each task's events arrive in order.
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// The session's own timeout: a second above `timeout`, rounded up to whole seconds
+    /// (swift-corelibs-foundation drops the fraction, and would make 0.5 s zero), so the
+    /// delegate's exact watchdog acts first.
+    private static func backstop(for timeout: TimeInterval) -> TimeInterval {
+        guard timeout > 0, timeout.isFinite else { return timeout }
+        return timeout.rounded(.up) + 1
     }
 
     deinit {
@@ -71,7 +80,9 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
                        continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
                        onValidator: @escaping @Sendable (String?, Int?) -> Void) {
         var sent = request
-        sent.timeoutInterval = min(request.timeoutInterval, timeout)
+        let idleTimeout = min(request.timeoutInterval, timeout)
+        // The delegate's watchdog times the load out; the session's timer is only a backstop.
+        sent.timeoutInterval = Self.backstop(for: idleTimeout)
         let partial = (request.httpMethod ?? "GET") == "GET" ? partial : nil
         if let partial { sent = partial.resumeRequest(sent) }
         let task = session.dataTask(with: sent)
@@ -81,7 +92,7 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
                 self.start(request, resuming: nil, continuation: continuation, onValidator: onValidator)
             }
         }
-        delegate.register(task, url: request.url, timeout: sent.timeoutInterval, continuation: continuation, resume: resume,
+        delegate.register(task, url: request.url, timeout: idleTimeout, continuation: continuation, resume: resume,
                           onValidator: onValidator)
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
