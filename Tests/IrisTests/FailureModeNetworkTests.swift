@@ -240,6 +240,37 @@ struct FailureModeNetworkTests {
         }
     }
 
+    @Test("3,000 loads cancelled as soon as they start: each ends, none crashes the process", .timeLimit(.minutes(3)))
+    func loadsCancelledAsTheyStart() async throws {
+        // With the session's URLCache, swift-corelibs-foundation trapped here in about one run
+        // of three ("Trying to access a behaviour for a task that in not in the registry").
+        let jpeg = try HTTPTestImages.jpeg()
+        try await withTestServer { server in
+            server.serve("/photo.jpg", data: jpeg, contentType: "image/jpeg")
+            let loader = URLSessionDataLoader(timeout: 30)
+            var outcomes: [String: Int] = [:]
+            for round in 0..<3000 {
+                let stream = loader.loadData(for: URLRequest(url: server.url("/photo.jpg?round=\(round)")))
+                let consumer = Task { () -> Int in
+                    var bytes = 0
+                    for try await event in stream { if case .chunk(let data) = event { bytes += data.count } }
+                    return bytes
+                }
+                if round % 3 == 0 { await Task.yield() }
+                consumer.cancel()
+                switch await consumer.result {
+                case .success(let bytes): outcomes[bytes == jpeg.count ? "whole" : "ended early", default: 0] += 1
+                case .failure(let error as ImageError): outcomes["\(error)", default: 0] += 1
+                case .failure(let error): outcomes["untyped \(error)", default: 0] += 1
+                }
+            }
+            // Cancelled; or ended early, as a stream does when the task iterating it is cancelled;
+            // or, when the cancel came late, the whole body. No other error.
+            #expect(Set(outcomes.keys).isSubset(of: ["cancelled", "ended early", "whole"]), "\(outcomes)")
+            #expect(outcomes["whole", default: 0] < 3000, "no load was cancelled: \(outcomes)")
+        }
+    }
+
     @Test("a slow body whose pieces each come within the timeout is not cut by it", .timeLimit(.minutes(3)))
     func slowButSteadyBodyCompletes() async throws {
         let jpeg = try HTTPTestImages.jpeg()

@@ -32,6 +32,8 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The session's configuration (copied: later changes have no effect).
+    ///     On Linux its `urlCache` is not used: swift-corelibs-foundation can crash when a load
+    ///     is cancelled while its cache lookup runs (use ``ImagePipeline/Configuration/dataCache``).
     ///   - timeout: Seconds without any bytes (waiting for the response, or between pieces of
     ///     the body: a server that stalls mid-body) after which a request fails with
     ///     ``ImageError/network(reason:url:)``, its `urlErrorCode` `.timedOut`. Fractions of a
@@ -40,6 +42,14 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
     public init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.timeoutIntervalForRequest = Self.backstop(for: timeout)
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation looks a task up in the URLCache on a background queue; a
+        // cancel landing meanwhile reaches a task already gone from the session's registry and
+        // traps ("Trying to access a behaviour for a task that in not in the registry"), which
+        // a list scrolling past its images does all the time. The pipeline keeps its own disk
+        // cache of the data.
+        configuration.urlCache = nil
+        #endif
         self.timeout = timeout
         delegate = URLSessionDataLoaderDelegate()
         // A nil delegate queue is a serial one: each task's events arrive in order.
