@@ -21,9 +21,9 @@ import Darwin
 ///   in memory, is seeded from file modification times when the cache opens, and reads refresh
 ///   the file's modification time so the order survives restarts.
 /// - Temporary files left by a crash are removed when the cache opens.
-/// - A write that fails (the disk is full, the directory read-only) stores nothing, drops any
-///   older entry for the key and leaves the size accounting as it was; reads of the key are
-///   misses. If the directory was deleted while the cache is open, the next write makes it
+/// - A write that fails (the disk is full, the directory read-only) stores nothing and drops
+///   any older entry for the key (one whose file cannot be deleted stays as it was); the size
+///   accounting matches the files left, and reads never see a partial entry. If the directory was deleted while the cache is open, the next write makes it
 ///   again (entries that went with it are forgotten, and reads of them are misses).
 ///
 /// Use one `DataCache` per directory within a process; it is safe to use from any thread.
@@ -240,8 +240,10 @@ public final class DataCache: DataCaching, Sendable {
             guard state.pending[key]?.sequence == sequence else { return false }
             state.pending[key] = nil
             guard status == 0, rename(temporaryPath, finalPath) == 0 else {
-                // Not stored; drop an older entry too rather than serve stale data.
-                if state.index.remove(name) != nil { unlink(finalPath) }
+                // Not stored; drop an older entry too rather than serve stale data. If its file
+                // cannot be deleted either (a read-only directory), it stays, intact and counted:
+                // the cache would find it again when next opened anyway.
+                if state.index.contains(name), unlink(finalPath) == 0 || errno == ENOENT { state.index.remove(name) }
                 return false
             }
             state.index.set((), cost: size, for: name)
