@@ -23,8 +23,9 @@ import Darwin
 /// - Temporary files left by a crash are removed when the cache opens.
 /// - A write that fails (the disk is full, the directory read-only) stores nothing and drops
 ///   any older entry for the key (one whose file cannot be deleted stays as it was); the size
-///   accounting matches the files left, and reads never see a partial entry. If the directory was deleted while the cache is open, the next write makes it
-///   again (entries that went with it are forgotten, and reads of them are misses).
+///   accounting matches the files left, and reads never see a partial entry. If the directory
+///   was deleted while the cache is open, the next write makes it again (entries that went
+///   with it are forgotten, and reads of them are misses).
 ///
 /// Use one `DataCache` per directory within a process; it is safe to use from any thread.
 public final class DataCache: DataCaching, Sendable {
