@@ -97,7 +97,7 @@ public struct TestHTTPRoute: Sendable {
     }
 
     /// A server that stalls mid-body: the headers announce all of `body`, the first
-    /// `sentBytes` of it go out, then nothing, with the connection left open.
+    /// `sentBytes` of it go out at once, then nothing, with the connection left open.
     public static func stalling(body: Data, after sentBytes: Int, contentType: String = "application/octet-stream") -> TestHTTPRoute {
         TestHTTPRoute(body: body.prefix(sentBytes), contentType: contentType, bodyEnd: .stall,
                       contentLength: .announced(body.count))

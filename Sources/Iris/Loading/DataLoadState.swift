@@ -12,6 +12,8 @@ struct DataLoadState {
     let url: URL?
     /// The request's timeout: the most seconds without bytes.
     let timeout: TimeInterval?
+    /// The most bytes the body may have.
+    let byteLimit: Int?
     let continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
     /// Set when the request asked for the rest of an earlier download.
     var resume: ResumeAttempt?
@@ -31,10 +33,12 @@ struct DataLoadState {
     private var head = Data()
     private var isChecked = false
 
-    init(url: URL?, timeout: TimeInterval? = nil, continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
+    init(url: URL?, timeout: TimeInterval? = nil, byteLimit: Int? = nil,
+         continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
          resume: ResumeAttempt? = nil, onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
         self.url = url
         self.timeout = timeout
+        self.byteLimit = byteLimit
         self.continuation = continuation
         self.resume = resume
         self.onValidator = onValidator
@@ -48,6 +52,8 @@ struct DataLoadState {
         case yield(Data)
         /// The body is not an image.
         case reject(ImageFormat)
+        /// The body passed ``byteLimit``: `received` bytes so far.
+        case overLimit(received: Int, limit: Int)
     }
 
     /// Notes that something arrived: the watchdog starts counting again.
@@ -65,6 +71,7 @@ struct DataLoadState {
     mutating func received(_ data: Data) -> Action {
         noteActivity()
         receivedLength += data.count
+        if let byteLimit, receivedLength > byteLimit { return .overLimit(received: receivedLength, limit: byteLimit) }
         if isChecked { return .yield(data) }
         head.append(data)
         guard head.count >= Self.sniffLength else { return .wait }
@@ -80,7 +87,7 @@ struct DataLoadState {
         switch check() {
         case .reject(let format): return .failure(.notAnImage(format, url: url))
         case .yield(let data): return .success(data)
-        case .wait: return .success(nil)
+        case .wait, .overLimit: return .success(nil) // check() never gives .overLimit
         }
     }
 

@@ -21,7 +21,7 @@ import FoundationNetworking
 ///
 /// Downloads resume (``ResumableDataLoading``): given the bytes of a cancelled download and its
 /// validator, only the rest is requested.
-public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
+public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLoading, Sendable {
     /// The most seconds a request may wait for the next bytes before it fails as timed out.
     public let timeout: TimeInterval
 
@@ -79,14 +79,22 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
     public func loadData(for request: URLRequest, resuming partial: ResumableData?,
                          onValidator: @escaping @Sendable (String?, Int?) -> Void)
         -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+        loadData(for: request, resuming: partial, byteLimit: nil, onValidator: onValidator)
+    }
+
+    /// The same, failing with ``ImageError/overLimit(_:)`` and cancelling the transfer as soon as
+    /// the announced length or the bytes received pass `byteLimit`.
+    func loadData(for request: URLRequest, resuming partial: ResumableData?, byteLimit: Int?,
+                  onValidator: @escaping @Sendable (String?, Int?) -> Void)
+        -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
-        start(request, resuming: partial, continuation: continuation, onValidator: onValidator)
+        start(request, resuming: partial, byteLimit: byteLimit, continuation: continuation, onValidator: onValidator)
         return stream
     }
 
     /// Starts one request for `continuation`'s stream; a resume the server does not continue
     /// starts again without a range.
-    private func start(_ request: URLRequest, resuming partial: ResumableData?,
+    private func start(_ request: URLRequest, resuming partial: ResumableData?, byteLimit: Int?,
                        continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
                        onValidator: @escaping @Sendable (String?, Int?) -> Void) {
         var sent = request
@@ -99,11 +107,11 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
         // The restart holds the loader (and its session) until the response has decided.
         let resume = partial.map { partial in
             ResumeAttempt(partial: partial) {
-                self.start(request, resuming: nil, continuation: continuation, onValidator: onValidator)
+                self.start(request, resuming: nil, byteLimit: byteLimit, continuation: continuation, onValidator: onValidator)
             }
         }
-        delegate.register(task, url: request.url, timeout: idleTimeout, continuation: continuation, resume: resume,
-                          onValidator: onValidator)
+        delegate.register(task, url: request.url, timeout: idleTimeout, byteLimit: byteLimit, continuation: continuation,
+                          resume: resume, onValidator: onValidator)
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }

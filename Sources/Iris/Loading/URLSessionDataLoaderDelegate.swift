@@ -20,10 +20,12 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
     /// Routes `task`'s events to `continuation` from now on; with a `timeout`, ends the load with
     /// a timed-out error once that many seconds pass without a response or body. Call before
     /// resuming `task`.
-    func register(_ task: URLSessionTask, url: URL?, timeout: TimeInterval? = nil, continuation: Continuation,
-                  resume: ResumeAttempt? = nil, onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
+    func register(_ task: URLSessionTask, url: URL?, timeout: TimeInterval? = nil, byteLimit: Int? = nil,
+                  continuation: Continuation, resume: ResumeAttempt? = nil,
+                  onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
         let id = task.taskIdentifier
-        var load = DataLoadState(url: url, timeout: timeout, continuation: continuation, resume: resume, onValidator: onValidator)
+        var load = DataLoadState(url: url, timeout: timeout, byteLimit: byteLimit, continuation: continuation, resume: resume,
+                                 onValidator: onValidator)
         load.task = task
         var watchdog: (any DispatchSourceTimer)?
         if let deadline = load.idleDeadline {
@@ -94,6 +96,11 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
             completionHandler(.cancel)
             return
         }
+        if let limit = load.byteLimit, let expected, expected > limit {
+            finish(id, throwing: ImageError.overLimit(.encodedBytes(bytes: expected, limit: limit)))
+            completionHandler(.cancel)
+            return
+        }
         loads.withLock { loads in
             loads[id]?.expectedLength = expected
             loads[id]?.hasResponse = true
@@ -127,6 +134,9 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
             continuation.yield(.chunk(chunk))
         case .reject(let format):
             finish(id, throwing: ImageError.notAnImage(format, url: url(of: id)))
+            task.cancel()
+        case .overLimit(let received, let limit):
+            finish(id, throwing: ImageError.overLimit(.encodedBytes(bytes: received, limit: limit)))
             task.cancel()
         }
     }

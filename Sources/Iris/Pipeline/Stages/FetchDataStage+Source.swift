@@ -37,8 +37,9 @@ extension FetchDataStage {
     /// Collects the loader's chunks, reporting progress after each. A download cancelled after
     /// some bytes is kept for resuming when the loader and the server allow it; a kept one is
     /// resumed. A response announcing more than ``ImagePipeline/Configuration/maxDataBytes``,
-    /// or a body growing past it, fails at once: returning ends the iteration, which cancels
-    /// the load.
+    /// or a body growing past it, fails at once: a loader that can stops the body itself
+    /// (``ByteLimitedDataLoading``), so unread bytes cannot pile up; for any other, returning
+    /// here ends the iteration, which cancels the load.
     private func stream(_ request: URLRequest) async -> Result<Data, ImageError> {
         var data = Data()
         var total: Int?
@@ -46,7 +47,8 @@ extension FetchDataStage {
         let configuration = pipeline.configuration
         let limit = configuration.maxDataBytes
         let reportsPartialData = configuration.isProgressiveDecodingEnabled
-        let resumable = ResumableLoad(request: request, loader: configuration.dataLoader, store: configuration.resumableData)
+        let resumable = ResumableLoad(request: request, loader: configuration.dataLoader, store: configuration.resumableData,
+                                      byteLimit: limit)
         do {
             for try await event in resumable.events() {
                 switch event {
