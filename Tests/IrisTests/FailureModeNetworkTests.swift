@@ -98,7 +98,9 @@ struct FailureModeNetworkTests {
             #expect(limit == Self.limit)
             #expect(bytes > Self.limit && bytes <= Self.limit + 512 * 1024, "stopped at \(bytes) bytes")
             #expect(imageError?.description.hasSuffix("is over the 1 MiB limit") == true, "\(imageError!)")
-            #expect(seconds < 30, "took \(seconds) s")
+            // Not a hang. (The bound is the suite's usual 90 s: in a full run on two shared cores,
+            // the cooperative pool that carries the pipeline can be held for tens of seconds.)
+            #expect(seconds < 90, "took \(seconds) s")
             // The transfer was cancelled: the server saw the client go away.
             #expect(await pipelineEventually { server.cancelledRequestCount("/endless.jpg") == 1 })
             await rig.expectNothingCached(request)
@@ -232,7 +234,7 @@ struct FailureModeNetworkTests {
                 let (error, seconds) = await timed { () throws(ImageError) in try await rig.pipeline.image(for: request) }
                 // A timer never fires early, whatever the load on the machine.
                 #expect(seconds >= timeout - 0.05, "gave up after \(seconds) s")
-                #expect(seconds < 60, "took \(seconds) s to notice a \(timeout) s stall")
+                #expect(seconds < 90, "took \(seconds) s to notice a \(timeout) s stall")
                 #expect(await pipelineEventually { server.cancelledRequestCount(path) == 1 })
                 await rig.expectNothingCached(request)
                 #expect(await pipelineEventually { rig.pipeline.inFlightCount == 0 }, "left in flight: \(rig.pipeline.inFlight)")
