@@ -3,7 +3,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
-/// Writes one route's response to a channel: gate, delay, trickle or drop as the route says.
+/// Writes one route's response to a channel: gate, delay, trickle, drop, stream forever or
+/// stall as the route says.
 final class TestHTTPResponder: Sendable {
     private enum Progress { case writing, complete, droppedByServer }
 
@@ -49,7 +50,7 @@ final class TestHTTPResponder: Sendable {
                 let piece = body.prefix(size)
                 body = body.dropFirst(piece.count)
                 // Complete before the last write: the client may close as soon as it has the body.
-                if body.isEmpty && route.dropAfterBytes == nil { markComplete() }
+                if body.isEmpty && route.dropAfterBytes == nil && route.bodyEnd == .complete { markComplete() }
                 try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: piece))))
                 if route.chunkSize != nil, !body.isEmpty {
                     try await Task.sleep(for: route.chunkPause)
@@ -58,6 +59,21 @@ final class TestHTTPResponder: Sendable {
             if route.dropAfterBytes != nil {
                 progress.withLockedValue { $0 = .droppedByServer }
                 try await channel.close()
+                return
+            }
+            switch route.bodyEnd {
+            case .complete:
+                break
+            case .endless(let chunkSize):
+                // Until the client goes away: then the write fails or the task is cancelled.
+                let filler = ByteBuffer(repeating: 0x5A, count: max(1, chunkSize))
+                while !Task.isCancelled {
+                    try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(filler)))
+                }
+                return
+            case .stall:
+                // Silence, with the connection open, until the client (or shutdown) closes it.
+                while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
                 return
             }
             markComplete()

@@ -34,7 +34,15 @@ struct TestHTTPResponsePlan {
                 headers.append(("Content-Range", "bytes \(first)-\(route.body.count - 1)/\(route.body.count)"))
             }
         }
-        headers.append(("Content-Length", String(body.count)))
+        switch route.contentLength {
+        case .actual:
+            if case .endless = route.bodyEnd { break }
+            headers.append(("Content-Length", String(body.count)))
+        case .absent:
+            break
+        case .announced(let length):
+            headers.append(("Content-Length", String(length)))
+        }
         headers.append(("Connection", "close"))
         self.headers = headers
     }

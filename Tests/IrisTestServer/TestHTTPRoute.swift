@@ -25,6 +25,33 @@ public struct TestHTTPRoute: Sendable {
     public var lastModified: String?
     /// How the route answers a `Range` request.
     public var ranges: RangeSupport
+    /// What follows `body`: the end of the response, bytes forever, or silence.
+    public var bodyEnd: BodyEnd
+    /// The `Content-Length` header: the length of what is sent, none, or a stated number.
+    public var contentLength: ContentLength
+
+    /// What the server does once it has sent `body`.
+    public enum BodyEnd: Sendable, Equatable {
+        /// The response ends (the default).
+        case complete
+        /// Filler bytes follow, `chunkSize` per write, for as long as the client keeps reading:
+        /// a body without end. The connection closes only when the client goes away.
+        case endless(chunkSize: Int)
+        /// Nothing more is sent, and the connection stays open until the client goes away (or
+        /// the server shuts down): a server stalled mid-body.
+        case stall
+    }
+
+    /// What the `Content-Length` header says.
+    public enum ContentLength: Sendable, Equatable {
+        /// The length of the body sent (the default; for an ``BodyEnd/endless(chunkSize:)`` body
+        /// there is none, as with ``absent``).
+        case actual
+        /// No `Content-Length`: HTTP/1.1 chunked transfer encoding.
+        case absent
+        /// This number, whatever is sent: a lie when it differs from the body.
+        case announced(Int)
+    }
 
     /// How a route answers `Range: bytes=N-` (with `If-Range`, honoured only when it matches
     /// the route's current `ETag` or `Last-Modified`).
@@ -45,7 +72,7 @@ public struct TestHTTPRoute: Sendable {
     public init(status: Int = 200, body: Data, contentType: String = "application/octet-stream",
                 delay: Duration = .zero, chunkSize: Int? = nil, chunkPause: Duration = .milliseconds(10),
                 dropAfterBytes: Int? = nil, isGated: Bool = false, etag: String? = nil, lastModified: String? = nil,
-                ranges: RangeSupport = .none) {
+                ranges: RangeSupport = .none, bodyEnd: BodyEnd = .complete, contentLength: ContentLength = .actual) {
         self.status = status
         self.body = body
         self.contentType = contentType
@@ -57,6 +84,23 @@ public struct TestHTTPRoute: Sendable {
         self.etag = etag
         self.lastModified = lastModified
         self.ranges = ranges
+        self.bodyEnd = bodyEnd
+        self.contentLength = contentLength
+    }
+
+    /// A body without end: `body` (say, the start of a real image), then filler bytes for as long
+    /// as the client reads, announced with `contentLength` (none by default: chunked).
+    public static func endless(body: Data, contentType: String = "application/octet-stream",
+                               contentLength: ContentLength = .absent, chunkSize: Int = 64 * 1024) -> TestHTTPRoute {
+        TestHTTPRoute(body: body, contentType: contentType, bodyEnd: .endless(chunkSize: chunkSize),
+                      contentLength: contentLength)
+    }
+
+    /// A server that stalls mid-body: the headers announce all of `body`, the first
+    /// `sentBytes` of it go out at once, then nothing, with the connection left open.
+    public static func stalling(body: Data, after sentBytes: Int, contentType: String = "application/octet-stream") -> TestHTTPRoute {
+        TestHTTPRoute(body: body.prefix(sentBytes), contentType: contentType, bodyEnd: .stall,
+                      contentLength: .announced(body.count))
     }
 
     /// A small HTML page served with 200, as a captive portal or a CDN error page would.

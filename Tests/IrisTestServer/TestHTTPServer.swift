@@ -8,7 +8,8 @@ import NIOPosix
 ///
 /// Register routes with ``serve(_:_:)`` (or ``serve(_:data:contentType:)``), then point a
 /// loader at ``url(_:)``. Routes can delay, trickle their body, drop the connection half way,
-/// answer with any status, or wait for ``release(_:)``. The server logs every request and counts
+/// send a body without end, stall mid-body, announce a wrong `Content-Length` or none, answer
+/// with any status, or wait for ``release(_:)``. The server logs every request and counts
 /// those the client abandoned before the response was complete. Unknown paths get 404. Every
 /// response closes its connection.
 public final class TestHTTPServer: Sendable {

@@ -21,6 +21,11 @@ import Darwin
 ///   in memory, is seeded from file modification times when the cache opens, and reads refresh
 ///   the file's modification time so the order survives restarts.
 /// - Temporary files left by a crash are removed when the cache opens.
+/// - A write that fails (the disk is full, the directory read-only) stores nothing and drops
+///   any older entry for the key (one whose file cannot be deleted stays as it was); the size
+///   accounting matches the files left, and reads never see a partial entry. If the directory
+///   was deleted while the cache is open, the next write makes it again (entries that went
+///   with it are forgotten, and reads of them are misses).
 ///
 /// Use one `DataCache` per directory within a process; it is safe to use from any thread.
 public final class DataCache: DataCaching, Sendable {
@@ -226,15 +231,20 @@ public final class DataCache: DataCaching, Sendable {
         let temporaryPath = path(for: Self.temporaryPrefix + UUID().uuidString)
         let size = DataCacheEntryFile.fileSize(keyCount: keyBytes.count, payloadCount: data.count)
 
-        let status = DataCacheEntryFile.write(to: temporaryPath, key: keyBytes, payload: data,
+        var status = DataCacheEntryFile.write(to: temporaryPath, key: keyBytes, payload: data,
                                               synchronize: synchronizesWrites)
+        if status == ENOENT, recreateDirectory() {
+            status = DataCacheEntryFile.write(to: temporaryPath, key: keyBytes, payload: data, synchronize: synchronizesWrites)
+        }
         var victims: [String] = []
         let committed = state.withLock { state -> Bool in
             guard state.pending[key]?.sequence == sequence else { return false }
             state.pending[key] = nil
             guard status == 0, rename(temporaryPath, finalPath) == 0 else {
-                // Not stored; drop an older entry too rather than serve stale data.
-                if state.index.remove(name) != nil { unlink(finalPath) }
+                // Not stored; drop an older entry too rather than serve stale data. If its file
+                // cannot be deleted either (a read-only directory), it stays, intact and counted:
+                // the cache would find it again when next opened anyway.
+                if state.index.contains(name), unlink(finalPath) == 0 || errno == ENOENT { state.index.remove(name) }
                 return false
             }
             state.index.set((), cost: size, for: name)
@@ -254,6 +264,15 @@ public final class DataCache: DataCaching, Sendable {
         // Only this queue renames files into place, so no new file can appear under these
         // names before they are deleted.
         for victim in victims { unlink(path(for: victim)) }
+    }
+
+    /// Runs on the queue after a write found no directory: it was deleted behind the cache's
+    /// back, and every entry with it. Forgets them and makes the directory again; `false` when
+    /// the directory is there after all or cannot be made.
+    private func recreateDirectory() -> Bool {
+        guard DataCacheEntryFile.inode(at: directoryPath) == nil else { return false }
+        state.withLock { _ = $0.index.removeAll() }
+        return (try? FileManager.default.createDirectory(atPath: directoryPath, withIntermediateDirectories: true)) != nil
     }
 
     private func synchronizeDirectory() {

@@ -15,7 +15,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case decodingFailed(format: ImageFormat, reason: String)
     /// The header states a size that cannot be an image (zero, negative, absurd).
     case invalidDimensions(format: ImageFormat, width: Int, height: Int)
-    /// Decoding would exceed a ``DecodingLimits`` limit; checked before allocating.
+    /// Decoding would exceed a ``DecodingLimits`` limit (checked before allocating), or a
+    /// source's data would exceed ``ImagePipeline/Configuration/maxDataBytes``.
     case overLimit(LimitViolation)
     /// The encoder failed.
     case encodingFailed(format: ImageFormat, reason: String)
@@ -35,7 +36,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The task was cancelled.
     case cancelled
 
-    /// Which limit a decode would have exceeded.
+    /// Which limit a load or a decode would have exceeded.
     public enum LimitViolation: Sendable, Equatable {
         /// Source pixels over ``DecodingLimits/maxPixels``.
         case pixels(width: Int, height: Int, limit: Int)
@@ -43,6 +44,10 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case frames(count: Int, limit: Int)
         /// Decoded output bytes over ``DecodingLimits/maxDecodedBytes``.
         case decodedBytes(bytes: Int, limit: Int)
+        /// A source's encoded data over ``ImagePipeline/Configuration/maxDataBytes``. `bytes` is
+        /// the length the server announced (`Content-Length`) when that was already over the
+        /// limit, else the bytes received when the limit was crossed (the load stops there).
+        case encodedBytes(bytes: Int, limit: Int)
     }
 
     public var description: String {
@@ -70,6 +75,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "animation has \(count.grouped) frames, over the limit of \(limit.grouped)"
             case let .decodedBytes(bytes, limit):
                 return "decoded image would take \(Self.byteAmount(bytes)), over the \(Self.byteAmount(limit)) limit"
+            case let .encodedBytes(bytes, limit):
+                return "image data of \(Self.byteAmount(bytes)) (\(bytes.grouped) bytes) is over the \(Self.byteAmount(limit)) limit"
             }
         case let .encodingFailed(format, reason):
             return "\(format) could not be encoded: \(reason)"

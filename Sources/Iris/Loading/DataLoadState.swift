@@ -10,19 +10,35 @@ struct DataLoadState {
     static let sniffLength = 64
 
     let url: URL?
+    /// The request's timeout: the most seconds without bytes.
+    let timeout: TimeInterval?
+    /// The most bytes the body may have.
+    let byteLimit: Int?
     let continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
     /// Set when the request asked for the rest of an earlier download.
     var resume: ResumeAttempt?
     /// Told the response's resume validator.
     let onValidator: @Sendable (String?, Int?) -> Void
     var expectedLength: Int?
+    /// Whether the response (status and headers) has arrived.
+    var hasResponse = false
+    /// When the response or the last piece of the body arrived (or the load started).
+    private(set) var lastActivity = DispatchTime.now()
+    /// The session task, cancelled when the watchdog ends the load.
+    var task: URLSessionTask?
+    /// Ends the load after ``timeout`` seconds without activity (see
+    /// ``URLSessionDataLoaderDelegate``); cancelled when the load ends.
+    var watchdog: (any DispatchSourceTimer)?
     private(set) var receivedLength = 0
     private var head = Data()
     private var isChecked = false
 
-    init(url: URL?, continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
+    init(url: URL?, timeout: TimeInterval? = nil, byteLimit: Int? = nil,
+         continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
          resume: ResumeAttempt? = nil, onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
         self.url = url
+        self.timeout = timeout
+        self.byteLimit = byteLimit
         self.continuation = continuation
         self.resume = resume
         self.onValidator = onValidator
@@ -36,11 +52,26 @@ struct DataLoadState {
         case yield(Data)
         /// The body is not an image.
         case reject(ImageFormat)
+        /// The body passed ``byteLimit``: `received` bytes so far.
+        case overLimit(received: Int, limit: Int)
+    }
+
+    /// Notes that something arrived: the watchdog starts counting again.
+    mutating func noteActivity() {
+        lastActivity = DispatchTime.now()
+    }
+
+    /// When the load times out unless something arrives first.
+    var idleDeadline: DispatchTime? {
+        guard let timeout, timeout > 0, timeout.isFinite else { return nil }
+        return lastActivity + timeout
     }
 
     /// Takes the next piece of the body.
     mutating func received(_ data: Data) -> Action {
+        noteActivity()
         receivedLength += data.count
+        if let byteLimit, receivedLength > byteLimit { return .overLimit(received: receivedLength, limit: byteLimit) }
         if isChecked { return .yield(data) }
         head.append(data)
         guard head.count >= Self.sniffLength else { return .wait }
@@ -56,7 +87,7 @@ struct DataLoadState {
         switch check() {
         case .reject(let format): return .failure(.notAnImage(format, url: url))
         case .yield(let data): return .success(data)
-        case .wait: return .success(nil)
+        case .wait, .overLimit: return .success(nil) // check() never gives .overLimit
         }
     }
 
@@ -65,14 +96,25 @@ struct DataLoadState {
         if let error = error as? ImageError { return error }
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCancelled { return .cancelled }
+        // Before "connection lost": a server that stalls mid-body timed out, it did not hang up.
+        if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
+            return .network(reason: timedOutReason, url: url, cause: ErrorCause(error))
+        }
         if let expectedLength, receivedLength < expectedLength, receivedLength > 0 || nsError.code == NSURLErrorNetworkConnectionLost {
             return connectionLost(expected: expectedLength, cause: error)
         }
-        if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
-            let progress = receivedLength > 0 ? " after \(receivedLength.grouped) bytes" : " waiting for the server"
-            return .network(reason: "timed out" + progress, url: url, cause: ErrorCause(error))
-        }
         return .network(reason: nsError.localizedDescription, url: url, cause: ErrorCause(error))
+    }
+
+    /// "timed out waiting for the server (5 s)" before the response, "timed out: no data for
+    /// 5 s after 4,096 of 91,233 bytes" after it.
+    private var timedOutReason: String {
+        let seconds = timeout.map { $0 == $0.rounded() ? "\(Int($0)) s" : "\($0) s" }
+        guard hasResponse || receivedLength > 0 else {
+            return "timed out waiting for the server" + (seconds.map { " (\($0))" } ?? "")
+        }
+        let progress = expectedLength.map { "\(receivedLength.grouped) of \($0.grouped) bytes" } ?? "\(receivedLength.grouped) bytes"
+        return "timed out: no data" + (seconds.map { " for \($0)" } ?? "") + " after " + progress
     }
 
     private func connectionLost(expected: Int, cause: (any Error)? = nil) -> ImageError {

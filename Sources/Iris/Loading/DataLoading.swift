@@ -36,3 +36,16 @@ public protocol ResumableDataLoading: DataLoading {
                   onValidator: @escaping @Sendable (_ validator: String?, _ totalLength: Int?) -> Void)
         -> AsyncThrowingStream<DataLoadingEvent, any Error>
 }
+
+/// A loader that stops a body itself once it passes a byte limit: the bytes a slow consumer has
+/// not taken yet cannot pile up past it, whatever the server sends. The pipeline passes its
+/// ``ImagePipeline/Configuration/maxDataBytes`` to loaders that can (``URLSessionDataLoader``);
+/// for others it checks the bytes as it takes them.
+protocol ByteLimitedDataLoading: ResumableDataLoading {
+    /// ``ResumableDataLoading/loadData(for:resuming:onValidator:)``, failing with
+    /// ``ImageError/overLimit(_:)`` (and cancelling the transfer) when the announced length or
+    /// the bytes received pass `byteLimit`.
+    func loadData(for request: URLRequest, resuming partial: ResumableData?, byteLimit: Int?,
+                  onValidator: @escaping @Sendable (_ validator: String?, _ totalLength: Int?) -> Void)
+        -> AsyncThrowingStream<DataLoadingEvent, any Error>
+}

@@ -11,13 +11,17 @@ import FoundationNetworking
 ///   ``ImageError/notAnImage(_:url:)``;
 /// - transport failures (refused, reset, timed out, the connection closing before the announced
 ///   `Content-Length`): ``ImageError/network(reason:url:)`` with a readable reason, such as
-///   "connection lost after 4,096 of 91,233 bytes".
+///   "connection lost after 4,096 of 91,233 bytes" or, for a server that stalls mid-body,
+///   "timed out: no data for 60 s after 4,096 of 91,233 bytes".
+///
+/// The loader passes on whatever the server sends; ``ImagePipeline`` bounds how much it takes
+/// (``ImagePipeline/Configuration/maxDataBytes``) and cancels a body that grows past it.
 ///
 /// Cancelling the task that consumes ``loadData(for:)`` cancels the request.
 ///
 /// Downloads resume (``ResumableDataLoading``): given the bytes of a cancelled download and its
 /// validator, only the rest is requested.
-public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
+public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLoading, Sendable {
     /// The most seconds a request may wait for the next bytes before it fails as timed out.
     public let timeout: TimeInterval
 
@@ -28,15 +32,36 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The session's configuration (copied: later changes have no effect).
-    ///   - timeout: Seconds without any bytes after which a request fails with
-    ///     ``ImageError/network(reason:url:)``. Also lowers a request's own `timeoutInterval`.
+    ///     On Linux its `urlCache` is not used: swift-corelibs-foundation can crash when a load
+    ///     is cancelled while its cache lookup runs (use ``ImagePipeline/Configuration/dataCache``).
+    ///   - timeout: Seconds without any bytes (waiting for the response, or between pieces of
+    ///     the body: a server that stalls mid-body) after which a request fails with
+    ///     ``ImageError/network(reason:url:)``, its `urlErrorCode` `.timedOut`. Fractions of a
+    ///     second count, on Linux too (the loader times loads itself). Also lowers a request's
+    ///     own `timeoutInterval`.
     public init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForRequest = Self.backstop(for: timeout)
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation looks a task up in the URLCache on a background queue; a
+        // cancel landing meanwhile reaches a task already gone from the session's registry and
+        // traps ("Trying to access a behaviour for a task that in not in the registry"), which
+        // a list scrolling past its images does all the time. The pipeline keeps its own disk
+        // cache of the data.
+        configuration.urlCache = nil
+        #endif
         self.timeout = timeout
         delegate = URLSessionDataLoaderDelegate()
         // A nil delegate queue is a serial one: each task's events arrive in order.
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// The session's own timeout: a second above `timeout`, rounded up to whole seconds
+    /// (swift-corelibs-foundation drops the fraction, and would make 0.5 s zero), so the
+    /// delegate's exact watchdog acts first.
+    private static func backstop(for timeout: TimeInterval) -> TimeInterval {
+        guard timeout > 0, timeout.isFinite else { return timeout }
+        return timeout.rounded(.up) + 1
     }
 
     deinit {
@@ -54,28 +79,39 @@ public final class URLSessionDataLoader: ResumableDataLoading, Sendable {
     public func loadData(for request: URLRequest, resuming partial: ResumableData?,
                          onValidator: @escaping @Sendable (String?, Int?) -> Void)
         -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+        loadData(for: request, resuming: partial, byteLimit: nil, onValidator: onValidator)
+    }
+
+    /// The same, failing with ``ImageError/overLimit(_:)`` and cancelling the transfer as soon as
+    /// the announced length or the bytes received pass `byteLimit`.
+    func loadData(for request: URLRequest, resuming partial: ResumableData?, byteLimit: Int?,
+                  onValidator: @escaping @Sendable (String?, Int?) -> Void)
+        -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
-        start(request, resuming: partial, continuation: continuation, onValidator: onValidator)
+        start(request, resuming: partial, byteLimit: byteLimit, continuation: continuation, onValidator: onValidator)
         return stream
     }
 
     /// Starts one request for `continuation`'s stream; a resume the server does not continue
     /// starts again without a range.
-    private func start(_ request: URLRequest, resuming partial: ResumableData?,
+    private func start(_ request: URLRequest, resuming partial: ResumableData?, byteLimit: Int?,
                        continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
                        onValidator: @escaping @Sendable (String?, Int?) -> Void) {
         var sent = request
-        sent.timeoutInterval = min(request.timeoutInterval, timeout)
+        let idleTimeout = min(request.timeoutInterval, timeout)
+        // The delegate's watchdog times the load out; the session's timer is only a backstop.
+        sent.timeoutInterval = Self.backstop(for: idleTimeout)
         let partial = (request.httpMethod ?? "GET") == "GET" ? partial : nil
         if let partial { sent = partial.resumeRequest(sent) }
         let task = session.dataTask(with: sent)
         // The restart holds the loader (and its session) until the response has decided.
         let resume = partial.map { partial in
             ResumeAttempt(partial: partial) {
-                self.start(request, resuming: nil, continuation: continuation, onValidator: onValidator)
+                self.start(request, resuming: nil, byteLimit: byteLimit, continuation: continuation, onValidator: onValidator)
             }
         }
-        delegate.register(task, url: request.url, continuation: continuation, resume: resume, onValidator: onValidator)
+        delegate.register(task, url: request.url, timeout: idleTimeout, byteLimit: byteLimit, continuation: continuation,
+                          resume: resume, onValidator: onValidator)
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }

@@ -5,16 +5,65 @@ import FoundationNetworking
 
 /// The session delegate of ``URLSessionDataLoader``: routes each task's events to the stream of
 /// the load that started it, keyed by `taskIdentifier`.
+///
+/// It also keeps each load's idle timeout itself (a watchdog timer per load, pushed back by the
+/// response and each piece of the body) rather than trusting the session's: swift-corelibs-
+/// foundation truncates `timeoutInterval` to whole seconds, so a 0.5 s timeout fails every
+/// request at once and 1.9 s acts as 1 s. The session's own timeout stays as a backstop, set
+/// above this one.
 final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Sendable {
     typealias Continuation = AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
 
     private let loads = LockedState<[Int: DataLoadState]>([:])
+    private let watchdogQueue = DispatchQueue(label: "Iris.URLSessionDataLoader.watchdog")
 
-    /// Routes `task`'s events to `continuation` from now on.
-    func register(_ task: URLSessionTask, url: URL?, continuation: Continuation, resume: ResumeAttempt? = nil,
+    /// Routes `task`'s events to `continuation` from now on; with a `timeout`, ends the load with
+    /// a timed-out error once that many seconds pass without a response or body. Call before
+    /// resuming `task`.
+    func register(_ task: URLSessionTask, url: URL?, timeout: TimeInterval? = nil, byteLimit: Int? = nil,
+                  continuation: Continuation, resume: ResumeAttempt? = nil,
                   onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
-        let load = DataLoadState(url: url, continuation: continuation, resume: resume, onValidator: onValidator)
-        loads.withLock { $0[task.taskIdentifier] = load }
+        let id = task.taskIdentifier
+        var load = DataLoadState(url: url, timeout: timeout, byteLimit: byteLimit, continuation: continuation, resume: resume,
+                                 onValidator: onValidator)
+        load.task = task
+        var watchdog: (any DispatchSourceTimer)?
+        if let deadline = load.idleDeadline {
+            let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
+            timer.setEventHandler { [weak self] in self?.checkIdle(id) }
+            timer.schedule(deadline: deadline)
+            load.watchdog = timer
+            watchdog = timer
+        }
+        loads.withLock { loads in
+            loads[id] = load
+            // Activated once stored, so it always finds its load; a source must not be released
+            // before it is activated.
+            watchdog?.activate()
+        }
+    }
+
+    /// The watchdog of load `id` fired: ends the load if nothing arrived for its timeout, else
+    /// waits again until the new deadline.
+    private func checkIdle(_ id: Int) {
+        let expired = loads.withLock { loads -> DataLoadState? in
+            guard let load = loads[id], let deadline = load.idleDeadline else { return nil }
+            if DispatchTime.now() < deadline {
+                load.watchdog?.schedule(deadline: deadline)
+                return nil
+            }
+            return remove(id, from: &loads)
+        }
+        guard let expired else { return }
+        expired.continuation.finish(throwing: expired.failure(for: URLError(.timedOut)))
+        expired.task?.cancel()
+    }
+
+    /// Removes load `id` and stops its watchdog.
+    private func remove(_ id: Int, from loads: inout [Int: DataLoadState]) -> DataLoadState? {
+        let load = loads.removeValue(forKey: id)
+        load?.watchdog?.cancel()
+        return load
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -34,7 +83,7 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
                 expected = ResumableData.totalLength(fromContentRange: contentRange)
                     ?? expected.map { $0 + attempt.partial.data.count }
             } else if status == 206 || status == 416 {
-                loads.withLock { _ = $0.removeValue(forKey: id) }
+                loads.withLock { _ = remove(id, from: &$0) }
                 completionHandler(.cancel)
                 attempt.restart()
                 return
@@ -47,8 +96,15 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
             completionHandler(.cancel)
             return
         }
+        if let limit = load.byteLimit, let expected, expected > limit {
+            finish(id, throwing: ImageError.overLimit(.encodedBytes(bytes: expected, limit: limit)))
+            completionHandler(.cancel)
+            return
+        }
         loads.withLock { loads in
             loads[id]?.expectedLength = expected
+            loads[id]?.hasResponse = true
+            loads[id]?.noteActivity()
             loads[id]?.resume = nil
         }
         load.onValidator(http.flatMap(ResumableData.validator(of:)), expected)
@@ -79,11 +135,14 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
         case .reject(let format):
             finish(id, throwing: ImageError.notAnImage(format, url: url(of: id)))
             task.cancel()
+        case .overLimit(let received, let limit):
+            finish(id, throwing: ImageError.overLimit(.encodedBytes(bytes: received, limit: limit)))
+            task.cancel()
         }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard var load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard var load = loads.withLock({ remove(task.taskIdentifier, from: &$0) }) else { return }
         if let error {
             load.continuation.finish(throwing: load.failure(for: error))
             return
@@ -103,6 +162,6 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
 
     /// Finishes `id`'s stream with `error` and forgets the task.
     private func finish(_ id: Int, throwing error: ImageError) {
-        loads.withLock { $0.removeValue(forKey: id) }?.continuation.finish(throwing: error)
+        loads.withLock { remove(id, from: &$0) }?.continuation.finish(throwing: error)
     }
 }

@@ -32,6 +32,15 @@ extension ImagePipeline {
         /// the same data asks only for the rest, when the loader can resume
         /// (``ResumableDataLoading``) and the server named a validator. `nil`: never resume.
         public var resumableData: ResumableDataStore?
+        /// The most bytes of encoded data the pipeline takes from one source: a response whose
+        /// `Content-Length` announces more fails before its body is read, and a body that grows
+        /// past it (no or a wrong `Content-Length`, a server that never stops) is cancelled as
+        /// soon as it does. Either fails with ``ImageError/overLimit(_:)``
+        /// (``ImageError/LimitViolation/encodedBytes(bytes:limit:)``); nothing reaches the disk
+        /// cache. Applies to the data loader's downloads and to what `.data` closures return;
+        /// `.file` sources are mapped, not read into memory, and are bounded by ``limits``.
+        /// 256 MiB by default (``defaultMaxDataBytes``).
+        public var maxDataBytes: Int
         /// Decode previews while progressive JPEGs arrive from the data loader: after each
         /// completed scan (one preview decode at a time per image), delivered through
         /// ``ImageTask/previews``. Off by default.
@@ -52,7 +61,8 @@ extension ImagePipeline {
                     maxConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
                     cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
                     resumableData: ResumableDataStore? = ResumableDataStore(),
-                    isProgressiveDecodingEnabled: Bool = false) {
+                    isProgressiveDecodingEnabled: Bool = false,
+                    maxDataBytes: Int = Configuration.defaultMaxDataBytes) {
             self.dataLoader = dataLoader
             self.dataCache = dataCache
             self.memoryCache = memoryCache
@@ -65,6 +75,11 @@ extension ImagePipeline {
             self.cacheKeyFilter = cacheKeyFilter
             self.resumableData = resumableData
             self.isProgressiveDecodingEnabled = isProgressiveDecodingEnabled
+            self.maxDataBytes = maxDataBytes
         }
+
+        /// The default ``maxDataBytes``: 256 MiB, far above any image a screen shows, low enough
+        /// that a body without end cannot exhaust memory.
+        public static let defaultMaxDataBytes = 256 * 1024 * 1024
     }
 }

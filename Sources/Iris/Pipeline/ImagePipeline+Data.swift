@@ -6,8 +6,10 @@ extension ImagePipeline {
     /// task leaves the shared load and throws ``ImageError/cancelled``.
     public func data(for request: ImageRequest) async throws(ImageError) -> Data {
         let dataKey = DataKey(string: dataKey(for: request))
-        return try await StageWaiter.result { observer in
-            fetchData(request, dataKey: dataKey, priority: request.priority, observer: observer)
+        return try await countingLive {
+            await StageWaiter.result { observer in
+                fetchData(request, dataKey: dataKey, priority: request.priority, observer: observer)
+            }
         }.get()
     }
 

@@ -23,6 +23,9 @@ public final class ImagePipeline: Sendable {
     let loadQueue: WorkQueue
     let decodeQueue: WorkQueue
     let processQueue: WorkQueue
+    /// Requests waiting for their result: ``ImageTask``s not yet ended, and callers of
+    /// ``image(for:)`` and ``data(for:)`` still waiting (memory-cache hits are never counted).
+    let liveRequests = LockedState(0)
 
     /// Makes a pipeline over `configuration`'s loader, caches and decoders, with one work
     /// queue per kind of work sized by its limits.
@@ -45,8 +48,10 @@ public final class ImagePipeline: Sendable {
         let keys = keys(for: request)
         // A hit needs no task (and no streams): the hot path of a scrolling list.
         if let cached = readMemoryCache(keys.image, policy: request.cachePolicy) { return cached.scaled(for: request) }
-        let result = await StageWaiter.result { observer in
-            processImage(request, keys: keys, priority: request.priority, observer: observer)
+        let result = await countingLive {
+            await StageWaiter.result { observer in
+                processImage(request, keys: keys, priority: request.priority, observer: observer)
+            }
         }
         return try result.get().loadedImage(for: request)
     }
@@ -70,6 +75,8 @@ public final class ImagePipeline: Sendable {
             task.complete(with: .success(cached.scaled(for: request)))
             return task
         }
+        liveRequests.withLock { $0 += 1 }
+        task.onCompletion { [liveRequests] _ in liveRequests.withLock { $0 -= 1 } }
         task.attach(processImage(request, keys: keys, priority: request.priority) { [task] event in
             task.receive(event)
         })
@@ -94,13 +101,45 @@ public final class ImagePipeline: Sendable {
         return configuration.memoryCache?.image(for: key)
     }
 
+    /// Runs `body` counted in ``liveRequests``.
+    nonisolated(nonsending) func countingLive<T>(_ body: nonisolated(nonsending) () async -> T) async -> T {
+        liveRequests.withLock { $0 += 1 }
+        defer { liveRequests.withLock { $0 -= 1 } }
+        return await body()
+    }
+
     // MARK: Introspection
 
-    /// Stages and queued or running jobs still in flight.
-    var inFlightCount: Int {
-        fetchDataStages.count + decodeStages.count + processStages.count
-            + [dataCacheQueue, loadQueue, decodeQueue, processQueue].reduce(0) { $0 + $1.queuedCount + $1.runningCount }
+    /// What is still in flight, part by part (for tests and diagnostics).
+    struct InFlight: Equatable, CustomStringConvertible {
+        /// Tasks and callers waiting for a result (``liveRequests``).
+        var requests: Int
+        /// Stages in their registries.
+        var fetchStages: Int
+        var decodeStages: Int
+        var processStages: Int
+        /// Jobs waiting for a slot / holding one, all work queues together.
+        var queuedJobs: Int
+        var runningJobs: Int
+
+        var total: Int { requests + fetchStages + decodeStages + processStages + queuedJobs + runningJobs }
+
+        var description: String {
+            "\(requests) requests, stages \(fetchStages) fetch / \(decodeStages) decode / \(processStages) process, "
+                + "\(queuedJobs) queued and \(runningJobs) running jobs"
+        }
     }
+
+    /// A snapshot of what is in flight (each part read on its own, so not atomic as a whole).
+    var inFlight: InFlight {
+        let queues = [dataCacheQueue, loadQueue, decodeQueue, processQueue]
+        return InFlight(requests: liveRequests.withLock { $0 },
+                        fetchStages: fetchDataStages.count, decodeStages: decodeStages.count, processStages: processStages.count,
+                        queuedJobs: queues.reduce(0) { $0 + $1.queuedCount }, runningJobs: queues.reduce(0) { $0 + $1.runningCount })
+    }
+
+    /// Waiting requests, stages and queued or running jobs still in flight.
+    var inFlightCount: Int { inFlight.total }
 }
 
 extension LoadedImage {

@@ -7,7 +7,8 @@ import Foundation
 /// source is decoded straight from the mapped file (no fetch stage): a large file is never
 /// resident whole. Otherwise the stage subscribes to the fetch stage and, while a progressive
 /// JPEG arrives, decodes previews of the data so far: one at a time, in the decode queue; data
-/// offered while one runs is dropped (the next scan brings more anyway).
+/// offered while one runs is dropped (the next scan brings more anyway). Loaded data that does
+/// not decode is removed from the disk cache.
 final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
     /// Requests with equal keys share one decode.
     struct Key: Hashable, Sendable {
@@ -42,8 +43,13 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
                 case .partial(let data): decodePreview(of: data)
                 case .finished(.failure(let error)): finish(.failure(error))
                 case .finished(.success(let data)):
-                    decode { decoders, options throws(ImageError) in
-                        StageImage(image: try decoders.decode(data, options: options), originalData: data)
+                    decode { [self] decoders, options throws(ImageError) in
+                        do throws(ImageError) {
+                            return StageImage(image: try decoders.decode(data, options: options), originalData: data)
+                        } catch {
+                            forgetCachedData(after: error)
+                            throw error
+                        }
                     }
                 }
             }
@@ -58,6 +64,20 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         enqueue(in: pipeline.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
             finish(Result { () throws(ImageError) in try body(decoders, options) })
+        }
+    }
+
+    /// Removes data that does not decode (cut short, damaged, not an image at all) from the
+    /// disk cache, so that a later load fetches it again instead of failing on the same bytes:
+    /// a server that once sent a cut body must not leave it there. Limits and cancellation say
+    /// nothing about the data and leave it.
+    private func forgetCachedData(after error: ImageError) {
+        guard request.source.usesDataLoader, let dataCache = pipeline.configuration.dataCache else { return }
+        switch error {
+        case .emptyData, .unsupportedFormat, .truncated, .decodingFailed, .invalidDimensions:
+            dataCache.remove(for: dataKey.string)
+        default:
+            break
         }
     }
 

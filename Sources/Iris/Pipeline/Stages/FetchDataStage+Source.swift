@@ -17,7 +17,9 @@ extension FetchDataStage {
         case .data(_, let load):
             do {
                 let data = try await load()
-                return Task.isCancelled ? .failure(.cancelled) : .success(data)
+                if Task.isCancelled { return .failure(.cancelled) }
+                let limit = pipeline.configuration.maxDataBytes
+                return data.count > limit ? .failure(.overLimit(.encodedBytes(bytes: data.count, limit: limit))) : .success(data)
             } catch let error as ImageError {
                 return .failure(error)
             } catch is CancellationError {
@@ -34,22 +36,33 @@ extension FetchDataStage {
 
     /// Collects the loader's chunks, reporting progress after each. A download cancelled after
     /// some bytes is kept for resuming when the loader and the server allow it; a kept one is
-    /// resumed.
+    /// resumed. A response announcing more than ``ImagePipeline/Configuration/maxDataBytes``,
+    /// or a body growing past it, fails at once: a loader that can stops the body itself
+    /// (``ByteLimitedDataLoading``), so unread bytes cannot pile up; for any other, returning
+    /// here ends the iteration, which cancels the load.
     private func stream(_ request: URLRequest) async -> Result<Data, ImageError> {
         var data = Data()
         var total: Int?
         var scans = JPEGScanCounter()
         let configuration = pipeline.configuration
+        let limit = configuration.maxDataBytes
         let reportsPartialData = configuration.isProgressiveDecodingEnabled
-        let resumable = ResumableLoad(request: request, loader: configuration.dataLoader, store: configuration.resumableData)
+        let resumable = ResumableLoad(request: request, loader: configuration.dataLoader, store: configuration.resumableData,
+                                      byteLimit: limit)
         do {
             for try await event in resumable.events() {
                 switch event {
                 case .response(_, let expectedLength, _):
+                    if let expectedLength, expectedLength > limit {
+                        return .failure(.overLimit(.encodedBytes(bytes: expectedLength, limit: limit)))
+                    }
                     total = expectedLength
                     if let expectedLength, expectedLength > 0 { data.reserveCapacity(min(expectedLength, 64 << 20)) }
                     publish(ImageTask.Progress(completed: 0, total: total))
                 case .chunk(let chunk):
+                    if chunk.count > limit - data.count {
+                        return .failure(.overLimit(.encodedBytes(bytes: data.count + chunk.count, limit: limit)))
+                    }
                     data.append(chunk)
                     publish(ImageTask.Progress(completed: data.count, total: total))
                     if reportsPartialData, scans.append(chunk) { publishPartial(data) }
