@@ -72,7 +72,9 @@ extension DataCacheTests {
     func crashTestWriterChild() throws {
         let directory = URL(fileURLWithPath: try #require(CrashTestHarness.writerDirectory))
         let cache = try DataCache(directory: directory, sizeLimit: CrashTestHarness.sizeLimit)
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30)) // in case nobody kills us
+        // In case nobody kills us: 30 s from the ready signal (a starved machine may take long to
+        // get here; the parent waits up to 60 s for the signal).
+        var deadline = ContinuousClock.now.advanced(by: .seconds(90))
         var round: UInt64 = 0
         var signalled = false
         while ContinuousClock.now < deadline {
@@ -86,6 +88,7 @@ extension DataCacheTests {
                 _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(CrashTestHarness.readyMarker).path,
                                                contents: Data())
                 signalled = true
+                deadline = ContinuousClock.now.advanced(by: .seconds(30))
             }
         }
     }
