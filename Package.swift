@@ -4,6 +4,11 @@ import PackageDescription
 /// System libraries are linked on Linux only; Apple platforms decode with ImageIO.
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
 
+/// What only this package's own tools need: the `iris` command line's argument parser and the
+/// in-process HTTP test server. Off unless asked for (`--traits DevelopmentTools`, as the
+/// Makefile and scripts do), so an app that adds Iris resolves no other package.
+let developmentTools = TargetDependencyCondition.when(traits: ["DevelopmentTools"])
+
 let package = Package(
     name: "Iris",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -11,11 +16,13 @@ let package = Package(
         .library(name: "Iris", targets: ["Iris"]),
         // SwiftUI `IrisImage` and UIKit/AppKit `IrisImageView`: thin shells over `ImageModel`.
         .library(name: "IrisUI", targets: ["IrisUI"]),
-        // Deterministic sample images, for benchmarks and demos.
-        .library(name: "IrisSamples", targets: ["IrisSamples"]),
         .executable(name: "iris", targets: ["IrisCLI"]),
-        // An in-process HTTP server on loopback, for tests and benchmarks of the network path.
-        .library(name: "IrisTestServer", targets: ["IrisTestServer"]),
+        // The sample images, the test server and the benchmarks are targets, not products: this
+        // package's tools and tests use them, an app never sees them.
+    ],
+    traits: [
+        .trait(name: "DevelopmentTools",
+               description: "The iris command-line tool and the HTTP test server (swift-argument-parser, swift-nio), for this package's demo, tests and benchmarks."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -55,7 +62,7 @@ let package = Package(
             name: "IrisCLI",
             dependencies: [
                 "Iris", "IrisSamples",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: developmentTools),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -63,14 +70,23 @@ let package = Package(
         .target(
             name: "IrisTestServer",
             dependencies: [
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: developmentTools),
+                .product(name: "NIOCore", package: "swift-nio", condition: developmentTools),
+                .product(name: "NIOPosix", package: "swift-nio", condition: developmentTools),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: developmentTools),
             ],
             path: "Tests/IrisTestServer",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Benchmarks that need no benchmark framework (`swift run -c release --traits
+        // DevelopmentTools PipelineBench`; see scripts/bench-*). Package-benchmark ones are in Benchmarks/.
+        .executableTarget(
+            name: "PipelineBench",
+            dependencies: ["Iris", "IrisSamples", "IrisTestServer"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(name: "ModelBench", dependencies: ["Iris", "IrisSamples"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(name: "AnimationBench", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "IrisTests",
             dependencies: [

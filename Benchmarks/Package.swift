@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Benchmarks for Iris, kept out of the main package so the library builds without the
-// benchmark toolchain. Run with `swift package benchmark` from this directory.
+// Benchmarks built on package-benchmark, kept out of the main package so the library builds
+// without the benchmark toolchain. Run with `swift package benchmark` from this directory.
+// (The pipeline, model and animation benchmarks are executables of the main package.)
 let package = Package(
     name: "IrisBenchmarks",
     platforms: [.macOS(.v15)],
@@ -15,39 +16,10 @@ let package = Package(
             name: "ResamplerBenchmarks",
             dependencies: [
                 .product(name: "Iris", package: "Iris"),
-                .product(name: "IrisSamples", package: "Iris"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "ResamplerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        // The pipeline against the caches, decoder and loader called directly; prints ratios.
-        .executableTarget(
-            name: "PipelineBench",
-            dependencies: [
-                .product(name: "Iris", package: "Iris"),
-                .product(name: "IrisSamples", package: "Iris"),
-                .product(name: "IrisTestServer", package: "Iris"),
-            ],
-            path: "PipelineBench",
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        // Decoding every frame of an animation at a target, and the memory of playing one.
-        .executableTarget(
-            name: "AnimationBench",
-            dependencies: [.product(name: "Iris", package: "Iris")],
-            path: "AnimationBench",
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        // What ImageModel costs the main actor, next to a minimal hand-written model.
-        .executableTarget(
-            name: "ModelBench",
-            dependencies: [
-                .product(name: "Iris", package: "Iris"),
-                .product(name: "IrisSamples", package: "Iris"),
-            ],
-            path: "ModelBench",
-            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
 )

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 import Iris
 
@@ -68,3 +69,4 @@ struct ContactSheet {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -81,3 +82,4 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         return try encoder.encode(bitmap, options: options)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 import Iris
 import IrisSamples
@@ -47,3 +48,4 @@ enum DemoExtras {
         return out
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -49,3 +50,4 @@ enum PNGOutput {
         try OutputFormat.png.encode(bitmap, options: EncodeOptions())
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -69,3 +70,4 @@ struct HexColour: ExpressibleByArgument, Sendable {
 
     var defaultValueDescription: String { String(format: "%02x%02x%02x", rgba.r, rgba.g, rgba.b) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -86,3 +87,4 @@ func readable(_ error: any Error) -> String {
     }
     return error.localizedDescription
 }
+#endif

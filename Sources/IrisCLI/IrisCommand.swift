@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import ArgumentParser
 
 /// `iris`: inspect, convert and thumbnail images with the Iris pipeline.
@@ -10,3 +11,15 @@ struct IrisCommand: AsyncParsableCommand {
                       SheetCommand.self, SamplesCommand.self]
     )
 }
+#else
+import Foundation
+
+/// Without the DevelopmentTools trait there is no argument parser: say how to build the tool.
+@main
+enum IrisCommand {
+    static func main() {
+        FileHandle.standardError.write(Data("iris: build with `--traits DevelopmentTools` (the Makefile does)\n".utf8))
+        exit(2)
+    }
+}
+#endif

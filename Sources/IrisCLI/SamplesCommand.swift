@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -63,3 +64,4 @@ struct Sample {
         Sample(name: "huge-10000x10000.png", width: 10000, height: 10000, format: .png, seed: 15),
     ]
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -60,3 +61,4 @@ struct SheetCommand: AsyncParsableCommand {
                                   sourceBytes: data.count, thumbnailBytes: encoded.count)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 
 /// Writing to standard error and knowing whether it is a terminal.
@@ -24,3 +25,4 @@ enum Terminal {
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -163,3 +164,4 @@ struct ThumbnailSize: ExpressibleByArgument, Sendable {
 
     var defaultValueDescription: String { width == height ? "\(width)" : "\(width)x\(height)" }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -46,3 +47,4 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 /// One request as the ``TestHTTPServer`` received it.
 public struct TestHTTPRequest: Sendable, Hashable {
     /// The path, without the query.
@@ -20,3 +21,4 @@ public struct TestHTTPRequest: Sendable, Hashable {
         return Int(range.dropFirst("bytes=".count).dropLast())
     }
 }
+#endif

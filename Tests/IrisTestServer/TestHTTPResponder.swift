@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -84,3 +85,4 @@ final class TestHTTPResponder: Sendable {
         }
     }
 }
+#endif

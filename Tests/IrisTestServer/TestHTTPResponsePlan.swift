@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 
 /// What to send for one request to a route: status, headers and the slice of the body,
@@ -56,3 +57,4 @@ struct TestHTTPResponsePlan {
         return false
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 
 /// What the ``TestHTTPServer`` answers on one path, and how.
@@ -114,3 +115,4 @@ public struct TestHTTPRoute: Sendable {
         TestHTTPRoute(status: status, body: Data("error \(status)\n".utf8), contentType: "text/plain")
     }
 }
+#endif

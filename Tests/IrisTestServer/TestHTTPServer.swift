@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -100,3 +101,4 @@ public final class TestHTTPServer: Sendable {
         state.cancelledLog.lazy.filter { $0 == path }.count
     }
 }
+#endif

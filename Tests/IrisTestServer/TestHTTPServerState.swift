@@ -1,3 +1,4 @@
+#if DevelopmentTools
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -75,3 +76,4 @@ final class TestHTTPServerState: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 }
+#endif

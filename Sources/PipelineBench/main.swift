@@ -1,8 +1,9 @@
+#if DevelopmentTools
 // The pipeline's own overhead, as ratios against the cache, decoder or loader called directly:
 //   1. a memory-cache hit through `image(for:)` (µs per call);
 //   2. 1,000 distinct images cached on disk, decoded at a thumbnail target (images/s);
 //   3. N distinct downloads from a loopback HTTP server (images/s).
-// Run: `swift run -c release PipelineBench` from Benchmarks/ (or scripts/bench-pipeline).
+// Run: `swift run --traits DevelopmentTools -c release PipelineBench` (or scripts/bench-pipeline).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -154,3 +155,8 @@ do {
         unit: "img/s", higherIsBetter: true)
     try await server.shutdown()
 }
+#else
+import Foundation
+FileHandle.standardError.write(Data("PipelineBench: build with `--traits DevelopmentTools` (scripts/bench-pipeline does)\n".utf8))
+exit(2)
+#endif

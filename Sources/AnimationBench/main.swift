@@ -6,7 +6,7 @@
 //                           prints the frame count, the canvas, the most bytes the animation
 //                           held (`Animation.cost`), its bound (`costLimit`), and the growth of
 //                           the process's peak resident memory while it played, in bytes
-// Run: `swift run -c release AnimationBench decode x.gif 120 5` from Benchmarks/.
+// Run: `swift run --traits DevelopmentTools -c release AnimationBench decode x.gif 120 5`.
 import Foundation
 import Iris
 
@@ -19,7 +19,11 @@ import Darwin
 /// Peak resident memory of this process so far, in bytes (Linux reports kilobytes).
 func peakResidentBytes() -> Int {
     var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
     getrusage(RUSAGE_SELF, &usage)
+    #endif
     #if canImport(Darwin)
     return Int(usage.ru_maxrss)
     #else

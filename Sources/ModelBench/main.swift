@@ -5,7 +5,7 @@
 //   2. 1,000 distinct images decoded at a thumbnail target: `ImageModel.load` and its phase
 //      updates vs `Task { @MainActor in phase = try await pipeline.image(for:) }` (µs of
 //      main-thread CPU per image; decoding itself runs off the main actor in both).
-// Run: `swift run -c release ModelBench` from Benchmarks/ (or scripts/bench-model).
+// Run: `swift run --traits DevelopmentTools -c release ModelBench` (or scripts/bench-model).
 import Foundation
 import Iris
 import IrisSamples
@@ -89,7 +89,7 @@ func run() async throws {
     let warm = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
     for index in 0..<count { _ = try await warm.image(for: request(index, run: 0)) }
     let models = (0..<count).map { _ in ImageModel(pipeline: warm) }
-    let hitModel = try await mainThreadMicroseconds(per: count) { _ in
+    let hitModel = await mainThreadMicroseconds(per: count) { _ in
         for index in 0..<count {
             models[index].reset()
             models[index].load(request(index, run: 0))
