@@ -18,6 +18,14 @@ struct PipelineResumeTests {
                       etag: etag, ranges: .bytes)
     }
 
+    /// The first `bytes` of `body` at once (announcing all of it, with the same validator), then
+    /// nothing: a download that is surely under way, and surely not finished, when it is cancelled,
+    /// however slowly the machine runs.
+    static func stalled(_ body: Data, at bytes: Int, etag: String = "\"v1\"") -> TestHTTPRoute {
+        TestHTTPRoute(body: body.prefix(bytes), contentType: "image/png", etag: etag, ranges: .bytes,
+                      bodyEnd: .stall, contentLength: .announced(body.count))
+    }
+
     static func pipeline(store: ResumableDataStore = ResumableDataStore(), dataCache: (any DataCaching)? = nil) -> ImagePipeline {
         ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: dataCache,
                                            resumableData: store))
@@ -38,14 +46,16 @@ struct PipelineResumeTests {
           arguments: [0.25, 0.5, 0.9])
     func resumeAfterCancel(fraction: Double) async throws {
         try await withTestServer { server in
-            server.serve("/photo.png", Self.trickled(Self.png))
+            let cut = Int(Double(Self.png.count) * fraction)
+            server.serve("/photo.png", Self.stalled(Self.png, at: cut))
             let store = ResumableDataStore()
             let pipeline = Self.pipeline(store: store)
             let request = ImageRequest(url: server.url("/photo.png"), options: .init(keepsData: true))
-            let cancelledAt = await Self.cancel(pipeline.task(for: request), after: Int(Double(Self.png.count) * fraction))
+            let cancelledAt = await Self.cancel(pipeline.task(for: request), after: cut)
             #expect(await pipelineEventually { store.byteCount > 0 })
             let kept = store.byteCount
             #expect(kept >= cancelledAt && kept < Self.png.count)
+            server.serve("/photo.png", Self.trickled(Self.png))
 
             let resumed = pipeline.task(for: request)
             let firstBytes = Task { () -> Int? in
@@ -64,7 +74,7 @@ struct PipelineResumeTests {
     @Test("a coalesced download goes on while one subscriber stays; once both cancel it is kept and resumed")
     func coalesced() async throws {
         try await withTestServer { server in
-            server.serve("/photo.png", Self.trickled(Self.png))
+            server.serve("/photo.png", Self.stalled(Self.png, at: Self.png.count / 2))
             let store = ResumableDataStore()
             let pipeline = Self.pipeline(store: store)
             let request = ImageRequest(url: server.url("/photo.png"))
@@ -76,6 +86,7 @@ struct PipelineResumeTests {
             #expect(store.byteCount == 0)
             _ = await Self.cancel(second, after: Self.png.count / 2)
             #expect(await pipelineEventually { store.byteCount >= Self.png.count / 2 })
+            server.serve("/photo.png", Self.trickled(Self.png))
             _ = try await pipeline.task(for: request).image
             #expect(server.requests("/photo.png").count == 2)
             #expect((server.requests("/photo.png").last?.rangeStart ?? 0) >= Self.png.count / 2)
@@ -87,8 +98,8 @@ struct PipelineResumeTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("iris-resume-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withTestServer { server in
-            server.serve("/a.png", Self.trickled(Self.png))
-            server.serve("/b.png", Self.trickled(Self.png, etag: "\"b\""))
+            server.serve("/a.png", Self.stalled(Self.png, at: Self.png.count / 2))
+            server.serve("/b.png", Self.stalled(Self.png, at: Self.png.count / 2, etag: "\"b\""))
             let cache = try DataCache(directory: directory)
             let store = ResumableDataStore(byteLimit: Self.png.count * 3 / 4)
             let pipeline = Self.pipeline(store: store, dataCache: cache)
@@ -101,6 +112,7 @@ struct PipelineResumeTests {
             #expect(await pipelineEventually { store.keys == [server.url("/b.png").absoluteString] })   // a went
             #expect(store.byteCount <= store.byteLimit)
 
+            server.serve("/b.png", Self.trickled(Self.png, etag: "\"b\""))
             _ = try await pipeline.task(for: ImageRequest(url: server.url("/b.png"))).image
             await cache.waitForPendingWrites()
             #expect(cache.data(for: server.url("/b.png").absoluteString) == Self.png)
