@@ -7,12 +7,12 @@
 2. Every frame of the same GIF at full size written as PNG files: `iris frames` vs `anim_dump`
    (libwebp's example, built by scripts/bench-animation), best of 3 whole-process runs.
 3. Playing a 1,000-frame 480x270 GIF at 200 px: the most bytes Iris's animation held, its bound
-   (buffer + canvas + saved region + encoded data), and the peak-RSS growth of Iris and of
-   Pillow (thumbnail of each frame in turn, keeping only the current one).
+   (buffer + canvas + saved region + encoded data), and the peak RSS of the Iris process and of
+   Pillow's (thumbnail of each frame in turn, keeping only the current one).
 The GIFs are written by Pillow's GIF encoder: moving shapes over a gradient, palette images,
 sub-rectangle frames as Pillow optimises them.
 """
-import os, shutil, subprocess, sys, tempfile, time
+import os, re, shutil, subprocess, sys, tempfile, time
 
 BENCH = sys.argv[1]            # AnimationBench binary
 IRIS = sys.argv[2]             # iris CLI
@@ -68,6 +68,14 @@ def run(cmd):
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
     return proc.stdout.strip()
 
+def run_measured(cmd):
+    """Runs cmd under /usr/bin/time -v; returns (stdout, peak RSS in MiB)."""
+    proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)) / 1024
+    return proc.stdout.strip(), rss
+
 def best_wall(cmd, runs=3):
     best = 1e9
     for _ in range(runs):
@@ -98,26 +106,26 @@ def main():
         if ANIM_DUMP:
             out = os.path.join(work, "anim-dump")
             os.makedirs(out, exist_ok=True)
-            dump_ms = best_wall([ANIM_DUMP, "-folder", out, "-png", gif60])
+            dump_ms = best_wall([ANIM_DUMP, "-folder", out, gif60])     # PNG by default
             print(f"   anim_dump   {dump_ms:8.1f} ms")
             print(f"   iris is {dump_ms / iris_ms:.2f}x anim_dump's speed")
         else:
             print("   anim_dump: not built (scripts/bench-animation builds it from a libwebp checkout)")
 
         print(f"\n3. playing the 1000-frame GIF at 200 px")
-        fields = dict(item.split("=") for item in run([BENCH, "play", gif1000, "200"]).split())
+        iris_out, iris_rss = run_measured([BENCH, "play", gif1000, "200"])
+        fields = dict(item.split("=") for item in iris_out.split())
         width, height = (int(v) for v in fields["frame"].split("x"))
         cw, ch = (int(v) for v in fields["source"].split("x"))
         budget = 3 * width * height * 4
         canvas = cw * ch * 4
         held = int(fields["held"]) - int(fields["encoded"])
-        pillow_growth = int(run([sys.executable, "-c", PILLOW_PLAY, gif1000, "200"]))
+        _, pillow_rss = run_measured([sys.executable, "-c", PILLOW_PLAY, gif1000, "200"])
         print(f"   iris held at most {held} bytes besides the {fields['encoded']}-byte file: "
               f"buffer budget {budget} + one canvas {canvas} = {budget + canvas} "
               f"({'within' if held <= budget + canvas else 'OVER'})")
         print(f"   iris bound counted by the memory cache: {fields['bound']} bytes")
-        print(f"   peak RSS growth while playing: iris {int(fields['rss_growth']) / 2**20:.1f} MiB, "
-              f"Pillow {pillow_growth / 2**20:.1f} MiB")
+        print(f"   peak RSS of the whole process: iris {iris_rss:.1f} MiB, Pillow {pillow_rss:.1f} MiB")
     finally:
         shutil.rmtree(work)
 

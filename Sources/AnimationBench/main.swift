@@ -4,32 +4,10 @@
 //                           prints the best wall time of RUNS in ms
 //   play FILE SIZE          play every frame of FILE at SIZE×SIZE in order, as a player does;
 //                           prints the frame count, the canvas, the most bytes the animation
-//                           held (`Animation.cost`), its bound (`costLimit`), and the growth of
-//                           the process's peak resident memory while it played, in bytes
+//                           held (`Animation.cost`) and its bound (`costLimit`), in bytes
 // Run: `swift run --traits DevelopmentTools -c release AnimationBench decode x.gif 120 5`.
 import Foundation
 import Iris
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Peak resident memory of this process so far, in bytes (Linux reports kilobytes).
-func peakResidentBytes() -> Int {
-    var usage = rusage()
-    #if canImport(Glibc)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    #if canImport(Darwin)
-    return Int(usage.ru_maxrss)
-    #else
-    return Int(usage.ru_maxrss) * 1024
-    #endif
-}
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("usage: AnimationBench decode FILE SIZE RUNS | play FILE SIZE\n".utf8))
@@ -56,7 +34,6 @@ case "decode":
     }
     print(String(format: "%.2f", best))
 case "play":
-    let before = peakResidentBytes()
     let image = try ImageDecoderRegistry.standard.decode(data, options: options)
     guard let animation = image.animation else { fatalError("\(arguments[2]) is not animated") }
     var held = 0
@@ -64,10 +41,9 @@ case "play":
         _ = try await animation.frame(at: index)
         held = max(held, animation.cost)
     }
-    let grown = peakResidentBytes() - before
     print("frames=\(animation.frameCount) frame=\(animation.frameSize.width)x\(animation.frameSize.height) "
           + "source=\(image.sourceSize.width)x\(image.sourceSize.height) encoded=\(data.count) "
-          + "held=\(held) bound=\(animation.costLimit) rss_growth=\(grown)")
+          + "held=\(held) bound=\(animation.costLimit)")
 default:
     usage()
 }
