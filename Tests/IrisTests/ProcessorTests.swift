@@ -30,7 +30,7 @@ struct ProcessorTests {
         #expect(try ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill, crop: true).process(image).bitmap.size == PixelSize(width: 100, height: 100))
         // No upscaling unless asked.
         #expect(try ImageProcessors.Resize(size: PixelSize(width: 800, height: 800)).process(image).bitmap.size == PixelSize(width: 400, height: 300))
-        #expect(try ImageProcessors.Resize(size: PixelSize(width: 800, height: 800), upscale: true).process(image).bitmap.size == PixelSize(width: 800, height: 600))
+        #expect(try ImageProcessors.Resize(size: PixelSize(width: 800, height: 800), allowsUpscaling: true).process(image).bitmap.size == PixelSize(width: 800, height: 600))
         #expect(throws: ImageError.self) { try ImageProcessors.Resize(size: PixelSize(width: 0, height: 10)).process(image) }
     }
 

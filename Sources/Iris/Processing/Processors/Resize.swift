@@ -6,32 +6,32 @@ extension ImageProcessors {
         public var size: PixelSize
         /// Fit inside or cover the box.
         public var contentMode: ContentMode
-        /// Whether smaller images are enlarged.
-        public var upscale: Bool
+        /// Whether images smaller than the box are enlarged (as ``DecodeTarget/allowsUpscaling``).
+        public var allowsUpscaling: Bool
         /// With `.fill`, crop the overflow so the result is exactly `size`.
         public var crop: Bool
         /// The resampling kernel.
         public var kernel: ResamplingKernel
 
         /// Makes a resize processor.
-        public init(size: PixelSize, contentMode: ContentMode = .fit, upscale: Bool = false, crop: Bool = false,
+        public init(size: PixelSize, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false, crop: Bool = false,
                     kernel: ResamplingKernel = .lanczos3) {
             self.size = size
             self.contentMode = contentMode
-            self.upscale = upscale
+            self.allowsUpscaling = allowsUpscaling
             self.crop = crop
             self.kernel = kernel
         }
 
         public var identifier: String {
-            "iris.resize(\(size.width)x\(size.height),\(contentMode)\(upscale ? ",upscale" : "")\(crop ? ",crop" : ""),\(kernel))"
+            "iris.resize(\(size.width)x\(size.height),\(contentMode)\(allowsUpscaling ? ",upscale" : "")\(crop ? ",crop" : ""),\(kernel))"
         }
 
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             guard size.width > 0, size.height > 0 else {
                 throw .processingFailed(processor: identifier, reason: "target size \(size) is empty")
             }
-            let target = DecodeTarget(size: size, contentMode: contentMode, allowsUpscaling: upscale)
+            let target = DecodeTarget(size: size, contentMode: contentMode, allowsUpscaling: allowsUpscaling)
             let output = target.outputSize(for: image.bitmap.size)
             var bitmap = output == image.bitmap.size ? image.bitmap : Resampler(kernel: kernel).resize(image.bitmap, to: output)
             if crop && contentMode == .fill && (bitmap.width > size.width || bitmap.height > size.height) {
@@ -46,11 +46,11 @@ extension ImageProcessors {
 
 extension ImageProcessing where Self == ImageProcessors.Resize {
     /// Resizes to fit or fill `size` pixels; see ``ImageProcessors/Resize``.
-    public static func resize(size: PixelSize, contentMode: ContentMode = .fit, upscale: Bool = false, crop: Bool = false) -> Self {
-        ImageProcessors.Resize(size: size, contentMode: contentMode, upscale: upscale, crop: crop)
+    public static func resize(size: PixelSize, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false, crop: Bool = false) -> Self {
+        ImageProcessors.Resize(size: size, contentMode: contentMode, allowsUpscaling: allowsUpscaling, crop: crop)
     }
     /// Resizes to fit or fill `width`×`height` pixels; see ``ImageProcessors/Resize``.
-    public static func resize(width: Int, height: Int, contentMode: ContentMode = .fit, upscale: Bool = false, crop: Bool = false) -> Self {
-        ImageProcessors.Resize(size: PixelSize(width: width, height: height), contentMode: contentMode, upscale: upscale, crop: crop)
+    public static func resize(width: Int, height: Int, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false, crop: Bool = false) -> Self {
+        ImageProcessors.Resize(size: PixelSize(width: width, height: height), contentMode: contentMode, allowsUpscaling: allowsUpscaling, crop: crop)
     }
 }
