@@ -72,9 +72,10 @@ extension DataCacheTests {
     func crashTestWriterChild() throws {
         let directory = URL(fileURLWithPath: try #require(CrashTestHarness.writerDirectory))
         let cache = try DataCache(directory: directory, sizeLimit: CrashTestHarness.sizeLimit)
-        // In case nobody kills us: 30 s from the ready signal (a starved machine may take long to
-        // get here; the parent waits up to 60 s for the signal).
-        var deadline = ContinuousClock.now.advanced(by: .seconds(90))
+        // In case nobody kills us: 2 minutes from the ready signal (on a starved machine the
+        // parent's short sleep before the kill can last many seconds; it waits up to 60 s for the
+        // signal and its test has a 2-minute limit).
+        var deadline = ContinuousClock.now.advanced(by: .seconds(180))
         var round: UInt64 = 0
         var signalled = false
         while ContinuousClock.now < deadline {
@@ -88,7 +89,7 @@ extension DataCacheTests {
                 _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(CrashTestHarness.readyMarker).path,
                                                contents: Data())
                 signalled = true
-                deadline = ContinuousClock.now.advanced(by: .seconds(30))
+                deadline = ContinuousClock.now.advanced(by: .seconds(120))
             }
         }
     }
