@@ -4,10 +4,10 @@ import Iris
 /// Decode at a small target, fit or fill by the first byte: the downsampling paths (JPEG DCT
 /// scaling, streamed rows into the resampler, libwebp scaling, orientation).
 ///
-/// Sources up to 2 MP: every row of a source goes through the resampler, whose inner loops
+/// Sources up to 0.5 MP: every row of a source goes through the resampler, whose inner loops
 /// the coverage instrumentation slows tenfold, so 16 MP claims made this target crawl (about
 /// 400 inputs a second). FuzzDecode takes sources up to 16 MP.
-let targetLimits = DecodingLimits(maxPixels: 2_000_000, maxFrames: 256, maxDecodedBytes: 64 << 20)
+let targetLimits = DecodingLimits(maxPixels: 500_000, maxFrames: 256, maxDecodedBytes: 64 << 20)
 
 @_cdecl("FuzzDecodeAtTarget_main")
 func fuzzDecodeAtTargetMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
