@@ -97,10 +97,12 @@ public struct TestHTTPRoute: Sendable {
                       contentLength: contentLength)
     }
 
-    /// A server that stalls mid-body: the headers announce all of `body`, the first
-    /// `sentBytes` of it go out at once, then nothing, with the connection left open.
-    public static func stalling(body: Data, after sentBytes: Int, contentType: String = "application/octet-stream") -> TestHTTPRoute {
-        TestHTTPRoute(body: body.prefix(sentBytes), contentType: contentType, bodyEnd: .stall,
+    /// A server that stalls mid-body: the headers announce all of `body` (with `etag` and
+    /// `ranges`, when given), the first `sentBytes` of it go out at once, then nothing, with the
+    /// connection left open.
+    public static func stalling(body: Data, after sentBytes: Int, contentType: String = "application/octet-stream",
+                                etag: String? = nil, ranges: RangeSupport = .none) -> TestHTTPRoute {
+        TestHTTPRoute(body: body.prefix(sentBytes), contentType: contentType, etag: etag, ranges: ranges, bodyEnd: .stall,
                       contentLength: .announced(body.count))
     }
 

@@ -14,11 +14,7 @@ struct BadInputTests {
     @Test("the corpus is made and, when asked, kept on disk")
     func corpusIsMade() throws {
         #expect(Self.corpus.count > 60)
-        if let directory = ProcessInfo.processInfo.environment["IRIS_KEEP_CORPUS"] {
-            let url = URL(fileURLWithPath: directory, isDirectory: true)
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-            for input in Self.corpus { try input.data.write(to: url.appendingPathComponent(input.name + ".bin")) }
-        }
+        for input in Self.corpus { try KeptInputs.keep(input.data, as: input.name + ".bin", in: KeptInputs.corpusVariable) }
     }
 
     @Test("each bad input gives its error, at full size and at a thumbnail target", arguments: corpus)

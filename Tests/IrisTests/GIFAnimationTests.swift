@@ -47,7 +47,7 @@ struct GIFAnimationTests {
         var random = SplitMix(seed: seed)
         let frames = disposals.map { Self.randomFrame(&random, screen: screen, disposal: $0) }
         let data = try GIFTestWriter.gif(width: screen.width, height: screen.height, palette: Self.palette, frames: frames)
-        FuzzSeeds.keep(data, as: "gif-disposal-pairs-\(seed).gif")
+        try KeptInputs.keep(data, as: "gif-disposal-pairs-\(seed).gif")
         let image = try registry.decode(data)
         let animation = try #require(image.animation)
         #expect(animation.frameCount == frames.count)

@@ -22,8 +22,7 @@ struct PipelineResumeTests {
     /// nothing: a download that is surely under way, and surely not finished, when it is cancelled,
     /// however slowly the machine runs.
     static func stalled(_ body: Data, at bytes: Int, etag: String = "\"v1\"") -> TestHTTPRoute {
-        TestHTTPRoute(body: body.prefix(bytes), contentType: "image/png", etag: etag, ranges: .bytes,
-                      bodyEnd: .stall, contentLength: .announced(body.count))
+        .stalling(body: body, after: bytes, contentType: "image/png", etag: etag, ranges: .bytes)
     }
 
     static func pipeline(store: ResumableDataStore = ResumableDataStore(), dataCache: (any DataCaching)? = nil) -> ImagePipeline {

@@ -100,23 +100,17 @@ public final class Animation: Sendable {
     /// of as many frames as this one's. Frames in memory are processed now; one that fails
     /// leaves the animation out (the still is still shown).
     func applying(_ processors: [any ImageProcessing], to image: LoadedImage, first: Bitmap) -> Animation? {
+        let frameProcessing = FrameProcessing(processors: processors, image: image, frameSize: first.size)
         switch storage {
         case let .frames(frames, durations):
             var processed = [first]
-            for frame in frames.dropFirst() {
-                var template = image
-                template.bitmap = frame
-                template.animation = nil
-                guard case .success(let result) = LoadedImage.run(processors, on: template, checkingCancellation: false),
-                      result.bitmap.size == first.size else { return nil }
-                processed.append(result.bitmap)
+            for (index, frame) in frames.enumerated().dropFirst() {
+                guard let result = try? frameProcessing.process(frame, index: index) else { return nil }
+                processed.append(result)
             }
             return Animation(frames: processed, durations: durations, loopCount: loopCount)
         case let .lazy(buffer):
-            var template = image
-            template.animation = nil
-            let source = ProcessedAnimationSource(base: buffer.source, baseFrameSize: frameSize, processors: processors,
-                                                  template: template, frameSize: first.size)
+            let source = ProcessedAnimationSource(base: buffer.source, baseFrameSize: frameSize, processing: frameProcessing)
             return Animation(source: source, frameSize: first.size, kernel: buffer.kernel,
                              bufferBytes: buffer.capacity * first.size.pixelCount * 4, first: first)
         }

@@ -8,11 +8,7 @@ struct ProcessedAnimationSource: AnimationFrameSource {
     let base: any AnimationFrameSource
     /// The size the base frames are made at (the decode's target).
     let baseFrameSize: PixelSize
-    let processors: [any ImageProcessing]
-    /// The image the frames belong to: format, source size and orientation for the processors.
-    let template: LoadedImage
-    /// Processed frame 0's size.
-    let frameSize: PixelSize
+    let processing: FrameProcessing
 
     var canvas: PixelSize { base.canvas }
     var frameCount: Int { base.frameCount }
@@ -24,18 +20,51 @@ struct ProcessedAnimationSource: AnimationFrameSource {
     func keyFrame(atOrBefore index: Int) -> Int { base.keyFrame(atOrBefore: index) }
 
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
-        ProcessingFrameDecoder(base: try base.makeDecoder(frameSize: baseFrameSize, kernel: kernel), source: self)
+        ProcessingFrameDecoder(base: try base.makeDecoder(frameSize: baseFrameSize, kernel: kernel), processing: processing)
+    }
+}
+
+/// The processors of an animated image, run on one of its frames at a time: for frames made on
+/// demand (``ProcessedAnimationSource``) and for frames already in memory alike.
+struct FrameProcessing: Sendable {
+    let processors: [any ImageProcessing]
+    /// The image the frames belong to (its animation dropped): format, source size and
+    /// orientation for the processors.
+    let template: LoadedImage
+    /// Processed frame 0's size, which every frame must have.
+    let frameSize: PixelSize
+
+    init(processors: [any ImageProcessing], image: LoadedImage, frameSize: PixelSize) {
+        self.processors = processors
+        var template = image
+        template.animation = nil
+        self.template = template
+        self.frameSize = frameSize
+    }
+
+    /// Frame `index` (`frame`, unprocessed) with the processors applied.
+    func process(_ frame: Bitmap, index: Int) throws(ImageError) -> Bitmap {
+        var image = template
+        image.bitmap = frame
+        let bitmap = try LoadedImage.run(processors, on: image, checkingCancellation: false).get().bitmap
+        guard bitmap.size == frameSize else {
+            throw .processingFailed(processor: processors.map(\.identifier).joined(separator: ", "),
+                                    reason: "frame \(index) came out \(bitmap.size.width)×\(bitmap.size.height), "
+                                        + "frame 0 \(frameSize.width)×\(frameSize.height): "
+                                        + "an animation's frames must all be one size")
+        }
+        return bitmap
     }
 }
 
 /// Makes a base frame, then runs the processors on it.
 final class ProcessingFrameDecoder: AnimationFrameDecoder {
     private let base: any AnimationFrameDecoder
-    private let source: ProcessedAnimationSource
+    private let processing: FrameProcessing
 
-    init(base: any AnimationFrameDecoder, source: ProcessedAnimationSource) {
+    init(base: any AnimationFrameDecoder, processing: FrameProcessing) {
         self.base = base
-        self.source = source
+        self.processing = processing
     }
 
     var nextIndex: Int { base.nextIndex }
@@ -44,16 +73,6 @@ final class ProcessingFrameDecoder: AnimationFrameDecoder {
 
     func nextFrame() throws(ImageError) -> Bitmap {
         let index = base.nextIndex
-        var image = source.template
-        image.bitmap = try base.nextFrame()
-        image.animation = nil
-        let bitmap = try LoadedImage.run(source.processors, on: image, checkingCancellation: false).get().bitmap
-        guard bitmap.size == source.frameSize else {
-            throw .processingFailed(processor: source.processors.map(\.identifier).joined(separator: ", "),
-                                    reason: "frame \(index) came out \(bitmap.size.width)×\(bitmap.size.height), "
-                                        + "frame 0 \(source.frameSize.width)×\(source.frameSize.height): "
-                                        + "an animation's frames must all be one size")
-        }
-        return bitmap
+        return try processing.process(try base.nextFrame(), index: index)
     }
 }
