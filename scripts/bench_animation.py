@@ -12,7 +12,8 @@
 The GIFs are written by Pillow's GIF encoder: moving shapes over a gradient, palette images,
 sub-rectangle frames as Pillow optimises them.
 """
-import os, re, shutil, subprocess, sys, tempfile, time
+import os, shutil, sys, tempfile
+from bench_common import timed
 
 BENCH = sys.argv[1]            # AnimationBench binary
 IRIS = sys.argv[2]             # iris CLI
@@ -51,38 +52,18 @@ print(f"{best * 1e3:.2f}")
 """
 
 PILLOW_PLAY = """
-import resource, sys
+import sys
 from PIL import Image
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 with Image.open(sys.argv[1]) as im:
     for i in range(im.n_frames):
         im.seek(i)
         frame = im.convert("RGBA")
         frame.thumbnail((int(sys.argv[2]), int(sys.argv[2])), Image.LANCZOS)
-print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
 """
 
-def run(cmd):
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
-    return proc.stdout.strip()
-
-def run_measured(cmd):
-    """Runs cmd under /usr/bin/time -v; returns (stdout, peak RSS in MiB)."""
-    proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)) / 1024
-    return proc.stdout.strip(), rss
-
 def best_wall(cmd, runs=3):
-    best = 1e9
-    for _ in range(runs):
-        start = time.perf_counter()
-        run(cmd)
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
+    """The best wall time of `runs` whole-process runs, in ms."""
+    return min(timed(cmd)[0] for _ in range(runs)) * 1e3
 
 def main():
     work = tempfile.mkdtemp(prefix="iris-anim-bench-")
@@ -92,8 +73,8 @@ def main():
         make_gif(gif1000, 1000)
         print(f"inputs: 60-frame GIF {os.path.getsize(gif60)} bytes, 1000-frame GIF {os.path.getsize(gif1000)} bytes (480x270)")
 
-        iris_ms = float(run([BENCH, "decode", gif60, "120", "5"]))
-        pillow_ms = float(run([sys.executable, "-c", PILLOW_DECODE, gif60, "120", "5"]))
+        iris_ms = float(timed([BENCH, "decode", gif60, "120", "5"])[2])
+        pillow_ms = float(timed([sys.executable, "-c", PILLOW_DECODE, gif60, "120", "5"])[2])
         print(f"\n1. every frame of the 60-frame GIF at 120 px (best of 5)")
         print(f"   iris   {iris_ms:8.1f} ms  ({60 / iris_ms * 1e3:6.0f} frames/s)")
         print(f"   Pillow {pillow_ms:8.1f} ms  ({60 / pillow_ms * 1e3:6.0f} frames/s)")
@@ -113,14 +94,14 @@ def main():
             print("   anim_dump: not built (scripts/bench-animation builds it from a libwebp checkout)")
 
         print(f"\n3. playing the 1000-frame GIF at 200 px")
-        iris_out, iris_rss = run_measured([BENCH, "play", gif1000, "200"])
+        _, iris_rss, iris_out = timed([BENCH, "play", gif1000, "200"])
         fields = dict(item.split("=") for item in iris_out.split())
         width, height = (int(v) for v in fields["frame"].split("x"))
         cw, ch = (int(v) for v in fields["source"].split("x"))
         budget = 3 * width * height * 4
         canvas = cw * ch * 4
         held = int(fields["held"]) - int(fields["encoded"])
-        _, pillow_rss = run_measured([sys.executable, "-c", PILLOW_PLAY, gif1000, "200"])
+        _, pillow_rss, _ = timed([sys.executable, "-c", PILLOW_PLAY, gif1000, "200"])
         print(f"   iris held at most {held} bytes besides the {fields['encoded']}-byte file: "
               f"buffer budget {budget} + one canvas {canvas} = {budget + canvas} "
               f"({'within' if held <= budget + canvas else 'OVER'})")

@@ -5,6 +5,7 @@ Each tool runs as one process over the same file repeated R times (so start-up c
 under /usr/bin/time -v for peak RSS. Prints images/s per tool and format, and the ratios.
 """
 import os, re, shutil, subprocess, sys, tempfile, time
+from bench_common import timed
 
 CORPUS = "bench-corpus"
 SIZE = 300
@@ -25,16 +26,6 @@ for i, path in enumerate(sys.argv[3:]):
         im.thumbnail((size, size), Image.LANCZOS)
         im.convert('RGB').save(f"{out}/{i}.jpg", quality=85)
 """
-
-def timed(cmd, env=None):
-    """Runs cmd under /usr/bin/time -v; returns (seconds, peak RSS in MiB)."""
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True, env=env)
-    elapsed = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"failed: {' '.join(cmd[:3])}…\n{proc.stderr[-2000:]}")
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)) / 1024
-    return elapsed, rss
 
 def main():
     iris = os.path.abspath(".build/release/iris")
@@ -63,7 +54,7 @@ def main():
                     cmd = [sys.executable, os.path.join(tmp, "pillow_thumb.py"), str(SIZE), out] + files
                 best = None
                 for _ in range(3):  # best of three runs
-                    secs, rss = timed(cmd, env=env1)
+                    secs, rss, _ = timed(cmd, env=env1)
                     if best is None or secs < best[0]:
                         best = (secs, rss)
                 results[tool] = (repeats / best[0], best[1])
