@@ -298,27 +298,18 @@ struct FailureModeDiskTests {
           .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(5)))
     func diskFullWhileWriting() async throws {
         #if os(Linux)
-        var refusal = "the fallback was asked for (\(FailureModeChild.forceFallbackVariable))"
-        if !FailureModeChild.forcesFallback {
-            switch TmpfsMount.mount(sizeKiB: 256) {
-            case .success(let mount):
-                defer { mount.unmount() }
-                let disk = TmpfsFullDisk(mount: mount)
-                print("disk full: produced with \(disk.method)")
-                try await diskFullScenario(disk)
-                return
-            case .failure(let error):
-                refusal = error.reason
-            }
+        let refusal = try await onTmpfs(sizeKiB: 256) { mount in
+            let disk = TmpfsFullDisk(mount: mount)
+            print("disk full: produced with \(disk.method)")
+            try await diskFullScenario(disk)
         }
+        guard let refusal else { return }
+        #else
+        let refusal = "not Linux"
+        #endif
         print("disk full: no tmpfs (\(refusal)); produced with \(FileSizeLimitDisk(root: URL(fileURLWithPath: "/")).method)")
         let run = try await FailureModeChild.run(mode: "disk-full-rlimit", testName: "diskFullChildUnderFileSizeLimit")
         FailureModeChild.expectPassed(run, "disk full (RLIMIT_FSIZE)")
-        #else
-        print("disk full: produced with \(FileSizeLimitDisk(root: URL(fileURLWithPath: "/")).method)")
-        let run = try await FailureModeChild.run(mode: "disk-full-rlimit", testName: "diskFullChildUnderFileSizeLimit")
-        FailureModeChild.expectPassed(run, "disk full (RLIMIT_FSIZE)")
-        #endif
     }
 
     /// The disk-full scenario under a file-size limit: runs only as the child of the test above.
@@ -345,19 +336,12 @@ struct FailureModeDiskTests {
             return
         }
         #if os(Linux)
-        var refusal = "the fallback was asked for (\(FailureModeChild.forceFallbackVariable))"
-        if !FailureModeChild.forcesFallback {
-            switch TmpfsMount.mount(sizeKiB: 1024) {
-            case .success(let mount):
-                defer { mount.unmount() }
-                let readOnly = TmpfsReadOnly(mount: mount)
-                print("read-only: produced with \(readOnly.method)")
-                try await readOnlyScenario(readOnly)
-                return
-            case .failure(let error):
-                refusal = error.reason
-            }
+        let refusal = try await onTmpfs(sizeKiB: 1024) { mount in
+            let readOnly = TmpfsReadOnly(mount: mount)
+            print("read-only: produced with \(readOnly.method)")
+            try await readOnlyScenario(readOnly)
         }
+        guard let refusal else { return }
         #else
         let refusal = "not Linux"
         #endif

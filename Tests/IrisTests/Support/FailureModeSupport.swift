@@ -102,6 +102,21 @@ final class TmpfsMount: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 }
+
+/// Runs `body` on a fresh tmpfs of `sizeKiB` (unmounted after) and returns `nil`; returns why
+/// not, without running it, when this machine cannot mount one (or the fallback was asked for,
+/// ``FailureModeChild/forcesFallback``): the caller then produces the failure another way.
+func onTmpfs(sizeKiB: Int, _ body: (TmpfsMount) async throws -> Void) async throws -> String? {
+    if FailureModeChild.forcesFallback { return "the fallback was asked for (\(FailureModeChild.forceFallbackVariable))" }
+    switch TmpfsMount.mount(sizeKiB: sizeKiB) {
+    case .success(let mount):
+        defer { mount.unmount() }
+        try await body(mount)
+        return nil
+    case .failure(let error):
+        return error.reason
+    }
+}
 #endif
 
 /// Runs one failure-mode scenario in a child process (this test binary, re-executed with only a
