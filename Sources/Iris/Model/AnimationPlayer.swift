@@ -3,23 +3,30 @@ import Observation
 /// Plays an ``Animation``: which frame to show now, as a function of the time played, on an
 /// injected clock.
 ///
-/// The frame shown is decided by elapsed time (``Animation/frameIndex(atElapsed:)``), so a late
-/// tick skips frames instead of slowing the animation down, and nothing drifts. Frames come from
-/// the animation's bounded buffer, decoded off the main actor. Time stops while paused; a view
-/// pauses it when it goes off screen. Tests drive it with a manual clock.
+/// The frame shown is decided by elapsed time (``AnimationTimeline``, computed once), so a late
+/// wake-up skips frames instead of slowing the animation down, and nothing drifts. Frames come
+/// from the animation's bounded buffer, decoded off the main actor.
 ///
-/// The player advances by itself after ``play()`` (sleeping on its clock until the next frame
-/// is due); a view may also call ``tick()`` from a display link.
+/// After ``play()`` the player advances by itself: it sleeps on its clock until the next frame is
+/// due, shows it, and sleeps again, so it wakes the main actor once per frame change and never
+/// between them (no display link is needed). It stops waking when paused, when a finite loop
+/// count has played out, and when it is released: its own runner holds it only weakly, so a
+/// player nobody shows (its model gone, its screen popped) ends at once.
 @MainActor @Observable
 public final class AnimationPlayer {
     /// The animation played.
     public let animation: Animation
+    /// When each frame is shown.
+    public let timeline: AnimationTimeline
     /// The frame to show now.
     public private(set) var currentFrame: Bitmap
     /// The index of ``currentFrame``.
     public private(set) var currentIndex = 0
     /// Whether time is running.
     public private(set) var isPlaying = false
+    /// Whether a finite loop count has played out: the last frame stays and ``play()`` does
+    /// nothing.
+    public private(set) var hasFinished = false
     /// The error of the last frame that could not be produced (the previous frame stays up).
     public private(set) var frameError: ImageError?
 
@@ -34,6 +41,7 @@ public final class AnimationPlayer {
     /// time is read from `clock`.
     public init(animation: Animation, firstFrame: Bitmap, clock: any Clock<Duration> = ContinuousClock()) {
         self.animation = animation
+        self.timeline = AnimationTimeline(animation)
         self.currentFrame = firstFrame
         self.clock = clock
     }
@@ -50,12 +58,22 @@ public final class AnimationPlayer {
     }
 
     /// Starts or resumes time; the player advances frames until paused or, for a finite loop
-    /// count, until the last loop ends (then it pauses on the last frame).
+    /// count, until the last loop ends (then it stays on the last frame and stops for good).
     public func play() {
-        guard !isPlaying, animation.frameCount > 1 else { return }
+        guard !isPlaying, timeline.isAnimated, !hasFinished else { return }
         isPlaying = true
         playStarted = clock.now
-        runner = Task { [weak self] in await self?.run() }
+        // The runner holds the player weakly: `self?` makes a strong reference only for the
+        // length of one `advance()`, never across a sleep.
+        runner = Task { [weak self, clock] in
+            while let wait = self?.advance() {
+                do {
+                    try await sleep(for: .seconds(wait), on: clock)
+                } catch {
+                    return                               // cancelled: paused or released
+                }
+            }
+        }
     }
 
     /// Stops time; ``play()`` resumes from the same point.
@@ -68,27 +86,25 @@ public final class AnimationPlayer {
         runner = nil
     }
 
-    /// Shows the frame due now (a display link calls this every refresh; cheap when nothing
-    /// changed).
+    /// Shows the frame due now; cheap when nothing changed. The player calls this itself while
+    /// playing.
     public func tick() {
-        show(animation.frameIndex(atElapsed: elapsed))
+        show(timeline.frameIndex(atElapsed: elapsed))
     }
 
     // MARK: Running
 
-    private func run() async {
-        while isPlaying, !Task.isCancelled {
-            tick()
-            guard let wait = secondsToNextFrame(afterElapsed: elapsed) else {
-                pause()                                  // the last loop is over: the last frame stays
-                return
-            }
-            do {
-                try await Self.sleep(seconds: wait, on: clock)
-            } catch {
-                return
-            }
+    /// Shows the frame due now and says how long to sleep until the next one; `nil` when the
+    /// runner should end (paused, or the last loop is over).
+    private func advance() -> Double? {
+        guard isPlaying, !Task.isCancelled else { return nil }
+        tick()
+        guard let wait = timeline.secondsToNextChange(afterElapsed: elapsed) else {
+            pause()                                      // the last loop is over: the last frame stays
+            hasFinished = true
+            return nil
         }
+        return wait
     }
 
     private func show(_ index: Int) {
@@ -107,30 +123,11 @@ public final class AnimationPlayer {
         }
     }
 
-    /// Seconds from `elapsed` until the frame shown changes; `nil` once a finite loop count has
-    /// played out.
-    func secondsToNextFrame(afterElapsed elapsed: Double) -> Double? {
-        let count = animation.frameCount
-        let loop = (0..<count).reduce(0) { $0 + animation.displayDuration(at: $1) }
-        guard count > 1, loop > 0 else { return nil }
-        if animation.loopCount > 0, elapsed >= loop * Double(animation.loopCount) { return nil }
-        var boundary = (elapsed / loop).rounded(.down) * loop
-        for index in 0..<count {
-            boundary += animation.displayDuration(at: index)
-            if boundary > elapsed { return boundary - elapsed }
-        }
-        return loop - elapsed.truncatingRemainder(dividingBy: loop)
-    }
-
     // MARK: Clock arithmetic (the clock is an existential)
 
     private static func duration<C: Clock<Duration>>(from start: any InstantProtocol<Duration>, on clock: C) -> Duration {
         guard let start = start as? C.Instant else { return .zero }
         return start.duration(to: clock.now)
-    }
-
-    private static func sleep<C: Clock<Duration>>(seconds: Double, on clock: C) async throws {
-        try await clock.sleep(until: clock.now.advanced(by: .seconds(seconds)), tolerance: nil)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -33,16 +33,19 @@ public final class ImageModel {
     /// ``AnimationPlayer/currentFrame``. Paused while the owning view is off screen.
     public private(set) var animationPlayer: AnimationPlayer?
 
-    /// Whether animations start playing when they load (a view's "first frame only" switch
-    /// turns this off).
+    /// Whether animations play (a view's "first frame only" switch turns this off): an
+    /// animation plays while this is on, its view is on screen and its app is active.
     public var playsAnimations = true {
-        didSet {
-            if playsAnimations { animationPlayer?.play() } else { animationPlayer?.pause() }
-        }
+        didSet { updatePlayback() }
     }
 
-    /// The clock animation players run on.
-    @ObservationIgnored public var animationClock: any Clock<Duration> = ContinuousClock()
+    /// How many results (a success, a memory hit included, or a failure) the model has shown: a
+    /// view reports each completion when this changes, also when a new image replaces another
+    /// without the phase's kind changing (URL A, then URL B from the memory cache).
+    public private(set) var resultCount = 0
+
+    /// The clock that animation players and scheduled retries run on.
+    @ObservationIgnored public var clock: any Clock<Duration> = ContinuousClock()
 
     /// Retries failed loads by itself when set; `nil` (the default) leaves it to ``retry()``.
     public var retryPolicy: RetryPolicy?
@@ -64,11 +67,20 @@ public final class ImageModel {
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var observer: Task<Void, Never>?
     @ObservationIgnored private var failedAttempts = 0
-    @ObservationIgnored private var isSuspended = false
+    /// A load cancelled because its view left the screen, to start again when it comes back.
+    @ObservationIgnored var isSuspended = false
+    /// A retry that came due (or was waiting) while the view was off screen.
+    @ObservationIgnored var retryIsPending = false
+    @ObservationIgnored var retryTimer: Task<Void, Never>?
     @ObservationIgnored var sizeTracker = DecodedSizeTracker()
-    /// What a view asked to show with ``loadForView(_:)``, and where it is laid out.
-    @ObservationIgnored private var viewRequest: ImageRequest?
-    @ObservationIgnored private var viewLayout: (size: CGSize, scale: Double)?
+    /// What a view asked to show with ``loadForView(_:)``, and the slot it is laid out in.
+    @ObservationIgnored var viewRequest: ImageRequest?
+    @ObservationIgnored var viewLayout: (slot: ImageSlot, scale: Double)?
+    /// Keys of the `.data` sources a view shows (``dataRequest(id:cacheKey:targetSize:load:)``).
+    @ObservationIgnored var dataSourceKeys = DataSourceKeys()
+    /// Whether the owning view is on screen and its app active: animations play only then.
+    @ObservationIgnored var isOnScreen = true
+    @ObservationIgnored var isActive = true
     /// The running pipeline task, reachable from `deinit`.
     @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
     /// Sees every phase as it is set (tests record exact sequences with it).
@@ -100,38 +112,6 @@ public final class ImageModel {
         start(request, key: key)
     }
 
-    /// Shows `request` decoded for a view laid out at `size` points on a display of `scale`
-    /// pixels per point: the request's target size becomes the size bucket of ``ViewTargetSize``
-    /// (content mode kept). Reloads only when the view grows past what was requested for the
-    /// same source, never when it shrinks. Does nothing until the view has an area.
-    public func load(_ request: ImageRequest, laidOutSize size: CGSize, displayScale scale: Double) {
-        guard let needed = ViewTargetSize.pixels(forPoints: size, scale: scale) else { return }
-        let target = sizeTracker.target(for: needed, dataKey: pipeline.dataKey(for: request))
-        var sized = request
-        sized.targetSize = CGSize(width: Double(target.width) / scale, height: Double(target.height) / scale)
-        sized.scale = scale
-        load(sized)
-    }
-
-    /// Shows `request` in a view: a request without a target size is decoded at the view's
-    /// laid-out size × display scale (``viewLayoutDidChange(size:scale:)``), once the view has
-    /// one; a request with a target size loads as it is. `nil` resets.
-    public func loadForView(_ request: ImageRequest?) {
-        viewRequest = request
-        guard let request else { return reset() }
-        guard request.targetSize == nil else { return load(request) }
-        guard let viewLayout else { return }            // not laid out yet
-        load(request, laidOutSize: viewLayout.size, displayScale: viewLayout.scale)
-    }
-
-    /// The view showing ``loadForView(_:)``'s request was laid out at `size` points on a display
-    /// of `scale` pixels per point: reloads if it grew past what was decoded.
-    public func viewLayoutDidChange(size: CGSize, scale: Double) {
-        viewLayout = (size, scale)
-        guard let viewRequest, viewRequest.targetSize == nil else { return }
-        load(viewRequest, laidOutSize: size, displayScale: scale)
-    }
-
     /// Stops loading; the phase goes back to ``ImagePhase/empty`` unless an image is shown.
     public func cancel() {
         stopObserving()
@@ -150,6 +130,7 @@ public final class ImageModel {
     public func reset() {
         stopObserving()
         isSuspended = false
+        retryIsPending = false
         request = nil
         requestKey = nil
         viewRequest = nil
@@ -175,31 +156,12 @@ public final class ImageModel {
         request.map { ImageRequestIdentity(key: pipeline.imageKey(for: $0), cachePolicy: $0.cachePolicy) }
     }
 
-    // MARK: Visibility (a view that owns its model)
-
-    /// The view that owns this model left the screen: a load in flight is cancelled, to start
-    /// again when the view comes back (``viewDidAppear()``). A shown image stays.
-    public func viewDidDisappear() {
-        animationPlayer?.pause()
-        guard phase.isLoading else { return }
-        cancel()
-        isSuspended = true
-    }
-
-    /// The view that owns this model is on screen again: a load cancelled by
-    /// ``viewDidDisappear()`` starts again.
-    public func viewDidAppear() {
-        if playsAnimations { animationPlayer?.play() }
-        guard isSuspended, let request else { return }
-        isSuspended = false
-        start(request, key: pipeline.imageKey(for: request))
-    }
-
     // MARK: Running a load
 
-    private func start(_ request: ImageRequest, key: ImageCacheKey) {
+    func start(_ request: ImageRequest, key: ImageCacheKey) {
         stopObserving()
         isSuspended = false
+        retryIsPending = false
         if key != requestKey { failedAttempts = 0 }
         // An image of the same source stays up while a larger decode of it loads.
         let previousDataKey = requestKey?.dataKey ?? self.request.map(pipeline.dataKey(for:))
@@ -274,15 +236,27 @@ public final class ImageModel {
         case .failure(let error):
             failedAttempts += 1
             setPhase(.failure(error), animated: true)
-            scheduleRetry(after: error, generation: generation)
+            scheduleRetry(after: error)
         }
     }
 
-    private func scheduleRetry(after error: ImageError, generation: Int) {
+    /// Retries after the policy's delay on ``clock``; only while the view is on screen (off
+    /// screen the retry waits for ``viewDidAppear()``).
+    private func scheduleRetry(after error: ImageError) {
         guard let retryPolicy, let delay = retryPolicy.delay(afterFailure: failedAttempts, error: error) else { return }
-        observer = Task { [weak self] in
-            try? await Task.sleep(for: delay)
-            guard !Task.isCancelled, let self, generation == self.generation else { return }
+        guard isOnScreen else {
+            retryIsPending = true
+            return
+        }
+        let generation = generation
+        retryTimer = Task { [weak self, clock] in
+            do {
+                try await sleep(for: delay, on: clock)
+            } catch {
+                return                                   // cancelled: a new load, or off screen
+            }
+            guard let self, generation == self.generation else { return }
+            self.retryTimer = nil
             self.retry()
         }
     }
@@ -291,6 +265,8 @@ public final class ImageModel {
         generation += 1
         observer?.cancel()
         observer = nil
+        retryTimer?.cancel()
+        retryTimer = nil
         inFlight.cancel()
     }
 
@@ -298,6 +274,10 @@ public final class ImageModel {
         animatesPhaseChange = animated
         updateAnimationPlayer(for: newPhase)
         phase = newPhase
+        switch newPhase {
+        case .success, .failure: resultCount &+= 1
+        case .empty, .loading, .preview: break
+        }
         phaseObserver?(newPhase)
     }
 
@@ -309,9 +289,8 @@ public final class ImageModel {
             return
         }
         animationPlayer?.pause()
-        let player = AnimationPlayer(animation: animation, firstFrame: image.bitmap, clock: animationClock)
-        animationPlayer = player
-        if playsAnimations && !isSuspended { player.play() }
+        animationPlayer = AnimationPlayer(animation: animation, firstFrame: image.bitmap, clock: clock)
+        updatePlayback()
     }
 }
 

@@ -24,7 +24,7 @@ struct AnimationPlayerTests {
     func expectFrame(_ index: Int, after step: Double, _ player: AnimationPlayer, _ clock: VirtualClock,
                      sourceLocation: SourceLocation = #_sourceLocation) async {
         clock.advance(by: .seconds(step))
-        let shown = await modelEventually(timeout: .seconds(10)) {
+        let shown = await modelEventually {
             player.currentIndex == index && player.currentFrame.rgba(x: 0, y: 0).r == UInt8(index)
         }
         #expect(shown, "after +\(step) s: frame \(player.currentIndex), expected \(index)", sourceLocation: sourceLocation)
@@ -74,8 +74,8 @@ struct AnimationPlayerTests {
         await expectFrame(1, after: 0.15, player, clock)
         player.pause()
         #expect(!player.isPlaying)
+        #expect(await modelEventually { clock.sleeperCount == 0 })   // paused: nothing left to wake
         clock.advance(by: .seconds(5))
-        try await Task.sleep(for: .milliseconds(50))
         #expect(player.currentIndex == 1)
         #expect(abs(player.elapsed - 0.15) < 1e-9)
         player.play()
@@ -98,10 +98,13 @@ struct AnimationPlayerTests {
 
     @Test("the time to the next frame change")
     func schedule() async throws {
-        let player = try await Self.player(Self.animation([0.1, 0.2], loopCount: 1), clock: VirtualClock())
-        #expect(abs((player.secondsToNextFrame(afterElapsed: 0) ?? -1) - 0.1) < 1e-9)
-        #expect(abs((player.secondsToNextFrame(afterElapsed: 0.15) ?? -1) - 0.15) < 1e-9)
-        #expect(player.secondsToNextFrame(afterElapsed: 0.31) == nil)
+        let timeline = AnimationTimeline(Self.animation([0.1, 0.2], loopCount: 1))
+        #expect(abs((timeline.secondsToNextChange(afterElapsed: 0) ?? -1) - 0.1) < 1e-9)
+        #expect(abs((timeline.secondsToNextChange(afterElapsed: 0.15) ?? -1) - 0.15) < 1e-9)
+        #expect(timeline.secondsToNextChange(afterElapsed: 0.31) == nil)
+        let forever = AnimationTimeline(Self.animation([0.1, 0.2]))
+        #expect(abs((forever.secondsToNextChange(afterElapsed: 0.35) ?? -1) - 0.05) < 1e-9)   // second loop
+        #expect(AnimationTimeline(Self.animation([0.1])).secondsToNextChange(afterElapsed: 0) == nil)
     }
 }
 
@@ -112,7 +115,7 @@ extension AnimationPlayerTests {
         let frames = Self.animation([0.1, 0.1, 0.1])
         let clock = VirtualClock()
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init()))
-        model.animationClock = clock
+        model.clock = clock
         model.load(ImageRequest(source: .data(id: "animated") { png }, processors: [.custom("frames") { image in
             var animated = image
             animated.animation = frames

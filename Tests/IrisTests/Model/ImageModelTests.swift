@@ -69,9 +69,9 @@ struct ImageModelTests {
             #expect(model.phase.kind == .empty)
             #expect(await modelEventually { server.cancelledRequestCount("/slow.png") == 1 })
             server.release("/slow.png")
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(model.phase.kind == .empty)
+            // Nothing of the cancelled load is left to deliver: no task, and the phase stays.
             #expect(model.inFlight.task == nil)
+            #expect(model.phase.kind == .empty)
         }
     }
 
@@ -82,12 +82,14 @@ struct ImageModelTests {
         let gate = PipelineGate()
         let firstStarted = PipelineCounter()
         let firstCancelled = PipelineCounter()
+        let firstReturned = PipelineCounter()
         let model = ImageModel(pipeline: .modelTestPipeline())
         let recorder = PhaseRecorder(model)
         model.load(ImageRequest(source: .data(id: "first") {
             firstStarted.increment()
             await gate.wait()
             if Task.isCancelled { firstCancelled.increment() }
+            defer { firstReturned.increment() }
             return first
         }))
         #expect(await modelEventually { firstStarted.count == 1 })
@@ -96,7 +98,8 @@ struct ImageModelTests {
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 50, height: 50))
         #expect(await modelEventually { firstCancelled.count == 1 })
         gate.open()
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await modelEventually { firstReturned.count == 1 })     // the old load's bytes are back
+        #expect(await modelEventually { model.pipeline.inFlightCount == 0 })   // and its work has ended
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 50, height: 50))
         #expect(recorder.phases.compactMap(\.loadedImage).allSatisfy { $0.bitmap.width == 50 })
     }
@@ -218,20 +221,27 @@ struct ImageModelTests {
             server.serve("/flaky.png", .error(503))
             server.serve("/gone.png", .error(404))
             let pipeline = ImagePipeline.modelTestPipeline()
+            let clock = VirtualClock()
             let model = ImageModel(pipeline: pipeline)
+            model.clock = clock
             model.retryPolicy = RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(300))
             model.load(ImageRequest(url: server.url("/flaky.png")))
             #expect(await modelSettled(model))
             #expect(model.phase.kind == .failure)
             server.serve("/flaky.png", data: png, contentType: "image/png")
+            #expect(await modelEventually { clock.sleeperCount == 1 })     // the retry waits on the clock
+            clock.advance(by: .milliseconds(299))
+            #expect(model.phase.kind == .failure && clock.sleeperCount == 1)
+            clock.advance(by: .milliseconds(1))
             #expect(await modelEventually { model.phase.kind == .success })
             #expect(server.requestCount("/flaky.png") == 2)
 
             let notFound = ImageModel(pipeline: pipeline)
+            notFound.clock = clock
             notFound.retryPolicy = RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(50))
             notFound.load(ImageRequest(url: server.url("/gone.png")))
             #expect(await modelSettled(notFound))
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(notFound.retryTimer == nil && clock.sleeperCount == 0)   // a 404 schedules nothing
             #expect(server.requestCount("/gone.png") == 1)
         }
     }

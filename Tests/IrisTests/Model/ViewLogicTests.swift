@@ -24,15 +24,14 @@ struct ViewLogicTests {
         }
     }
 
-    @Test("points × scale, rounded up, then bucketed; no size until laid out")
-    func pixelsForPoints() {
-        #expect(ViewTargetSize.pixels(forPoints: CGSize(width: 100, height: 50), scale: 3)
-                == PixelSize(width: 320, height: 160))
-        #expect(ViewTargetSize.pixels(forPoints: CGSize(width: 33.4, height: 33.4), scale: 2)
-                == PixelSize(width: 80, height: 80))                                  // 66.8 → 67 → 80
-        #expect(ViewTargetSize.pixels(forPoints: .zero, scale: 2) == nil)
-        #expect(ViewTargetSize.pixels(forPoints: CGSize(width: 100, height: 0), scale: 2) == nil)
-        #expect(ViewTargetSize.pixels(forPoints: CGSize(width: CGFloat.infinity, height: 10), scale: 2) == nil)
+    @Test("a closed slot × scale, rounded up, then bucketed, in the request's content mode")
+    func closedSlot() {
+        let target = ViewTargetSize.decodeTarget(for: ImageSlot(width: 100, height: 50), displayScale: 3, imageScale: 1,
+                                                 contentMode: .fill)
+        #expect(target == .init(pixels: PixelSize(width: 320, height: 160), contentMode: .fill, scale: 3))
+        let odd = ViewTargetSize.decodeTarget(for: ImageSlot(width: 33.4, height: 33.4), displayScale: 2, imageScale: 1,
+                                              contentMode: .fit)
+        #expect(odd?.pixels == PixelSize(width: 80, height: 80))                              // 66.8 → 67 → 80
     }
 
     @Test("the tracked size grows with the view and never shrinks; another source starts over")
@@ -53,18 +52,18 @@ struct ViewLogicTests {
         let model = ImageModel(pipeline: pipeline)
         let request = ImageRequest(source: .data(id: "photo") { photo }, contentMode: .fit)
 
-        model.load(request, laidOutSize: CGSize(width: 100, height: 100), displayScale: 2)
+        model.load(request, in: ImageSlot(width: 100, height: 100), displayScale: 2)
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 224, height: 149))   // 200 px → 224; fits 224×224
         #expect(model.phase.loadedImage?.scale == 2)
 
         let recorder = PhaseRecorder(model)
-        model.load(request, laidOutSize: CGSize(width: 60, height: 60), displayScale: 2)       // shrinks
-        model.load(request, laidOutSize: CGSize(width: 102, height: 101), displayScale: 2)     // same bucket
+        model.load(request, in: ImageSlot(width: 60, height: 60), displayScale: 2)           // shrinks
+        model.load(request, in: ImageSlot(width: 102, height: 101), displayScale: 2)         // same bucket
         #expect(recorder.phases.isEmpty)
         #expect(decodes.count == 1)
 
-        model.load(request, laidOutSize: CGSize(width: 200, height: 200), displayScale: 2)     // grows
+        model.load(request, in: ImageSlot(width: 200, height: 200), displayScale: 2)         // grows
         guard case .preview(let shown) = model.phase else {
             Issue.record("phase while the larger decode loads is \(model.phase.kind)")
             return
@@ -82,7 +81,7 @@ struct ViewLogicTests {
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         model.loadForView(ImageRequest(source: .data(id: "p") { photo }, contentMode: .fill))
         #expect(model.phase.kind == .empty && model.request == nil)       // no size yet
-        model.viewLayoutDidChange(size: CGSize(width: 50, height: 50), scale: 3)
+        model.viewLayoutDidChange(slot: ImageSlot(width: 50, height: 50), displayScale: 3)
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 240, height: 160))   // fills 160×160
         #expect(model.phase.loadedImage?.scale == 3)
@@ -93,7 +92,7 @@ struct ViewLogicTests {
         #expect(sized.phase.isLoading)
         #expect(await modelSettled(sized))
         #expect(sized.phase.loadedImage?.bitmap.size == PixelSize(width: 30, height: 20))
-        sized.viewLayoutDidChange(size: CGSize(width: 500, height: 500), scale: 2)
+        sized.viewLayoutDidChange(slot: ImageSlot(width: 500, height: 500), displayScale: 2)
         #expect(sized.phase.loadedImage?.bitmap.size == PixelSize(width: 30, height: 20))
     }
 
