@@ -21,8 +21,10 @@ struct IrisExamplesApp: App {
                     NavigationLink("Grid") { PhotoGrid() }
                     NavigationLink("Every initialiser") { EveryInitialiser() }
                     NavigationLink("Shared model") { SharedModelExample() }
+                    NavigationLink("AsyncImage idioms") { AsyncImageIdioms() }
                     #if canImport(UIKit)
                     NavigationLink("UIKit view") { UIKitImageView(url: Photo(id: 10).url) }
+                    NavigationLink("UIKit table") { PhotoTable() }
                     #endif
                 }
                 .navigationTitle("Iris")
@@ -149,10 +151,67 @@ struct SharedModelExample: View {
     }
 }
 
+/// What people write with `AsyncImage`; each loads (decoded for the frame it is offered, never for
+/// the placeholder's size) and each loads once.
+struct AsyncImageIdioms: View {
+    let url = Photo(id: 40).url
+    let post = (id: 7, author: 7)          // two ids of equal value, of different things
+
+    var body: some View {
+        ScrollView {
+            VStack(spacing: 12) {
+                // An empty placeholder: nothing to measure, still loads.
+                IrisImage(url: url) { image in image.resizable().scaledToFit() } placeholder: { EmptyView() }
+                    .frame(width: 120, height: 90)
+
+                // Optional chaining: no view at all until the image is there.
+                IrisImage(url: url) { phase in phase.image?.resizable() }
+                    .frame(width: 64, height: 48)
+
+                // `if let` without an else.
+                IrisImage(url: url) { phase in
+                    if let image = phase.image { image }
+                }
+
+                // A spinner in a fixed frame: decoded for 50×50, not for the spinner.
+                IrisImage(url: url) { image in image.resizable().scaledToFit() } placeholder: { ProgressView() }
+                    .frame(width: 50, height: 50)
+
+                // Fill and clip: the content overflows its frame; the decode covers the frame, once.
+                IrisImage(url: url) { image in image.resizable().scaledToFill() } placeholder: { Color.gray }
+                    .contentMode(.fill)
+                    .frame(width: 120, height: 120)
+                    .clipped()
+
+                // Two data sources whose ids are equal: each view keeps its own image...
+                IrisImage(id: post.id) { try await AssetStore.data(for: post.id) } content: { image in
+                    image.resizable().scaledToFit()
+                } placeholder: { Color.secondary }
+                    .frame(width: 80, height: 80)
+                IrisImage(id: post.author) { try await AssetStore.avatar(for: post.author) } content: { image in
+                    image.resizable().scaledToFit()
+                } placeholder: { Color.secondary }
+                    .frame(width: 80, height: 80)
+                // ...and an explicit cache key shares one image between every view that gives it.
+                IrisImage(id: post.author, cacheKey: "avatar-\(post.author)") {
+                    try await AssetStore.avatar(for: post.author)
+                } content: { image in
+                    image.resizable().scaledToFit()
+                } placeholder: { Color.secondary }
+                    .frame(width: 40, height: 40)
+            }
+        }
+    }
+}
+
 /// Stands in for a photo library or a database.
 enum AssetStore {
     static func data(for id: Int) async throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: "/tmp/asset-\(id).jpg"))
+    }
+
+    static func avatar(for id: Int) async throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: "/tmp/avatar-\(id).jpg"))
     }
 }
 
@@ -180,6 +239,56 @@ struct UIKitImageView: UIViewRepresentable {
         // Or a full request:
         view.request = ImageRequest(url: url, processors: [.circle])
     }
+}
+
+/// A table whose cells are reused: setting `url` shows the new row's image (from memory) or the
+/// placeholder before it returns, never the previous row's image.
+final class PhotoCell: UITableViewCell {
+    let photoView = IrisImageView()
+
+    override init(style: UITableViewCell.CellStyle, reuseIdentifier: String?) {
+        super.init(style: style, reuseIdentifier: reuseIdentifier)
+        photoView.placeholder = UIImage(systemName: "photo")
+        photoView.imageContentMode = .fill
+        photoView.translatesAutoresizingMaskIntoConstraints = false
+        contentView.addSubview(photoView)
+        NSLayoutConstraint.activate([
+            photoView.leadingAnchor.constraint(equalTo: contentView.leadingAnchor, constant: 8),
+            photoView.centerYAnchor.constraint(equalTo: contentView.centerYAnchor),
+            photoView.widthAnchor.constraint(equalToConstant: 60),
+            photoView.heightAnchor.constraint(equalToConstant: 60),
+        ])
+    }
+
+    required init?(coder: NSCoder) { nil }
+
+    override func prepareForReuse() {
+        super.prepareForReuse()
+        photoView.url = nil
+    }
+}
+
+final class PhotoTableController: UITableViewController {
+    let photos = (0..<500).map(Photo.init)
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        tableView.register(PhotoCell.self, forCellReuseIdentifier: "photo")
+        tableView.rowHeight = 76
+    }
+
+    override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { photos.count }
+
+    override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "photo", for: indexPath)
+        (cell as? PhotoCell)?.photoView.url = photos[indexPath.row].url
+        return cell
+    }
+}
+
+struct PhotoTable: UIViewControllerRepresentable {
+    func makeUIViewController(context: Context) -> PhotoTableController { PhotoTableController() }
+    func updateUIViewController(_ controller: PhotoTableController, context: Context) {}
 }
 #endif
 #endif

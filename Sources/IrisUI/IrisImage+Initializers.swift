@@ -15,8 +15,8 @@ extension IrisImage {
     }
 
     /// Shows the image at `url` through `content`, `placeholder` until it is there: as
-    /// `AsyncImage(url:scale:content:placeholder:)`. Decoded at the laid-out size × the
-    /// display scale.
+    /// `AsyncImage(url:scale:content:placeholder:)`. Decoded for the space the view is offered ×
+    /// the display scale (its natural size when no size is offered).
     public init<I: View, P: View>(url: URL?, scale: CGFloat = 1,
                                   @ViewBuilder content: @escaping (Image) -> I,
                                   @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {
@@ -27,7 +27,7 @@ extension IrisImage {
 
     /// Shows the image at `url` through `content`, which gets the ``ImagePhase``; phase changes
     /// are animated with `transaction` (except a memory-cache hit): as
-    /// `AsyncImage(url:scale:transaction:content:)`. Decoded at the laid-out size.
+    /// `AsyncImage(url:scale:transaction:content:)`. Decoded for the space the view is offered.
     public init(url: URL?, scale: CGFloat = 1, transaction: Transaction = Transaction(),
                 @ViewBuilder content: @escaping (ImagePhase) -> Content) {
         self.init(loading: .sizedToView(url.map { ImageRequest(url: $0, scale: Double(scale)) }),
@@ -35,34 +35,35 @@ extension IrisImage {
     }
 
     /// Shows `request` (any source, processors, cache policy) through `content`. Without a target
-    /// size the request is decoded at the laid-out size × the display scale.
+    /// size the request is decoded for the space the view is offered × the display scale.
     public init(request: ImageRequest?, transaction: Transaction = Transaction(),
                 @ViewBuilder content: @escaping (ImagePhase) -> Content) {
         self.init(loading: .sizedToView(request), transaction: transaction, content: content)
     }
 
-    /// Shows the image whose encoded bytes `load` returns; a new `id` loads again (as
-    /// `.task(id:)`), and the id's description is its cache key. `targetSize` is in points;
-    /// `nil` decodes at the laid-out size.
-    public init<ID: Hashable & Sendable, I: View, P: View>(
-        id: ID, targetSize: CGSize? = nil, load: @escaping @Sendable () async throws -> Data,
+    /// Shows the image whose encoded bytes `load` returns. A new `id` (any `Equatable` value, as
+    /// `.task(id:)` takes) loads again. `cacheKey` decides sharing: views and requests with the
+    /// same key share one image (coalesced, cached); without one the image is this view's own and
+    /// no other view is ever handed it (see ``DataSourceKeys``). `targetSize` is in points; `nil`
+    /// decodes for the view's slot.
+    public init<ID: Equatable & Sendable, I: View, P: View>(
+        id: ID, cacheKey: String? = nil, targetSize: CGSize? = nil, load: @escaping @Sendable () async throws -> Data,
         @ViewBuilder content: @escaping (Image) -> I,
         @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {
-        self.init(loading: .sizedToView(Self.dataRequest(id: id, targetSize: targetSize, load: load)),
-                  transaction: Transaction()) {
+        self.init(loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, load: load), transaction: Transaction()) {
             Self.imageOrPlaceholder($0, content, placeholder)
         }
         options.scalesTargetToDisplay = true
     }
 
     /// Shows the image whose encoded bytes `load` returns through `content`, which gets the
-    /// phase; a new `id` loads again. `targetSize` is in points; `nil` decodes at the laid-out
-    /// size.
-    public init<ID: Hashable & Sendable>(id: ID, targetSize: CGSize? = nil,
-                                         load: @escaping @Sendable () async throws -> Data,
-                                         transaction: Transaction = Transaction(),
-                                         @ViewBuilder content: @escaping (ImagePhase) -> Content) {
-        self.init(loading: .sizedToView(Self.dataRequest(id: id, targetSize: targetSize, load: load)),
+    /// phase; a new `id` loads again, `cacheKey` shares (as above). `targetSize` is in points;
+    /// `nil` decodes for the view's slot.
+    public init<ID: Equatable & Sendable>(id: ID, cacheKey: String? = nil, targetSize: CGSize? = nil,
+                                          load: @escaping @Sendable () async throws -> Data,
+                                          transaction: Transaction = Transaction(),
+                                          @ViewBuilder content: @escaping (ImagePhase) -> Content) {
+        self.init(loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, load: load),
                   transaction: transaction, content: content)
         options.scalesTargetToDisplay = true
     }
@@ -72,11 +73,6 @@ extension IrisImage {
     public init(model: ImageModel, transaction: Transaction = Transaction(),
                 @ViewBuilder content: @escaping (ImagePhase) -> Content) {
         self.init(loading: .shared(model), transaction: transaction, content: content)
-    }
-
-    private static func dataRequest<ID: Hashable & Sendable>(
-        id: ID, targetSize: CGSize?, load: @escaping @Sendable () async throws -> Data) -> ImageRequest {
-        ImageRequest(source: .data(id: String(reflecting: id), load: load), targetSize: targetSize)
     }
 
     @ViewBuilder

@@ -13,14 +13,14 @@ extension IrisImage {
     /// How urgent the load is; changing it changes the running load's priority.
     public func priority(_ priority: ImageRequest.Priority) -> IrisImage {
         var view = self
-        view.options.priority = priority
+        view.options.settings.priority = priority
         return view
     }
 
     /// Processors applied after decoding (resize, crop, round corners, blur…).
     public func processors(_ processors: [any ImageProcessing]) -> IrisImage {
         var view = self
-        view.options.processors = processors
+        view.options.settings.processors = processors
         return view
     }
 
@@ -28,11 +28,12 @@ extension IrisImage {
     /// large enough to fill the view without blur when it is shown with `scaledToFill`).
     public func contentMode(_ contentMode: Iris.ContentMode) -> IrisImage {
         var view = self
-        view.options.contentMode = contentMode
+        view.options.settings.contentMode = contentMode
         return view
     }
 
-    /// Calls `action` on the main actor when a load succeeds or fails.
+    /// Calls `action` on the main actor for every result shown: each success (a memory-cache hit
+    /// of a new image included) and each failure.
     public func onCompletion(_ action: @escaping (Result<LoadedImage, ImageError>) -> Void) -> IrisImage {
         var view = self
         view.options.onCompletion = action

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+import Combine
 import Iris
 import SwiftUI
 
@@ -9,22 +10,30 @@ import SwiftUI
 /// IrisImage(url: url) { image in
 ///     image.resizable().scaledToFill()
 /// } placeholder: {
-///     Color.gray.opacity(0.2)
+///     ProgressView()
 /// }
 /// .frame(width: 100, height: 100)
+/// .clipped()
 /// ```
 ///
-/// A thin shell over ``ImageModel``: every decision (size buckets, reloads, cancel and restart,
-/// transitions) is the model's. Unless a target size is given, the image is decoded at the size
-/// the view is laid out at × the display scale (give the view a frame, as you would for a
-/// resizable image); ``init(url:scale:)`` shows the image at its natural size, as `AsyncImage`.
+/// A thin shell over ``ImageModel``, which makes every decision. Unless a target size is given,
+/// the image is decoded for the space the view is *offered* (its slot, ``ImageSlot``), not for
+/// the size of the content it shows: a 100×100 frame decodes 100×100 points × the display scale
+/// whatever the placeholder is; along a scroll view's axis the other side decides; with no size
+/// offered at all the image is decoded at its natural size (up to
+/// ``ViewTargetSize/openSidePixels`` a side), as `AsyncImage` shows it. ``init(url:scale:)``
+/// always shows the natural size. An animated image plays (the model's player wakes once per
+/// frame, pauses off screen and in the background).
 public struct IrisImage<Content: View>: View {
-    /// Where the view's model comes from and how its request is sized.
+    /// Where the view's model comes from and how its request is made.
     enum Loading {
-        /// A request at its own size (`init(url:scale:)`: natural size).
+        /// A request at its natural size (`init(url:scale:)`).
         case natural(ImageRequest?)
-        /// A request decoded at the laid-out size unless it has a target size.
+        /// A request decoded for the slot unless it has a target size.
         case sizedToView(ImageRequest?)
+        /// The bytes a closure returns: `id` reloads, `cacheKey` shares.
+        case data(id: any Equatable & Sendable, cacheKey: String?, targetSize: CGSize?,
+                  load: @Sendable () async throws -> Data)
         /// A model owned elsewhere; the view shows it and never loads or cancels.
         case shared(ImageModel)
     }
@@ -34,8 +43,11 @@ public struct IrisImage<Content: View>: View {
     let content: (ImagePhase) -> Content
     var options = IrisImageOptions()
 
-    @State private var ownedModel = ImageModel()
+    /// The view's own model, made once per view identity (the `StateObject` initialiser is an
+    /// autoclosure), not at every update of the parent.
+    @StateObject private var storage = ImageModelStorage()
     @Environment(\.displayScale) private var displayScale
+    @Environment(\.scenePhase) private var scenePhase
     @Environment(\.imagePipeline) private var environmentPipeline
 
     init(loading: Loading, transaction: Transaction, content: @escaping (ImagePhase) -> Content) {
@@ -48,51 +60,64 @@ public struct IrisImage<Content: View>: View {
         switch loading {
         case .shared(let model):
             phaseView(of: model)
-        case .natural, .sizedToView:
-            phaseView(of: ownedModel)
-                .onAppear {
-                    startLoading()
-                    ownedModel.viewDidAppear()
-                }
-                .onDisappear { ownedModel.viewDidDisappear() }
-                .onGeometryChange(for: CGSize.self) { $0.size } action: { size in
-                    ownedModel.viewLayoutDidChange(size: size, scale: Double(displayScale))
-                }
-                .onChange(of: ownedModel.identity(of: request)) { startLoading() }
-                .onChange(of: options.priority) { ownedModel.priority = options.priority ?? .normal }
-                .onChange(of: options.animatesFrames, initial: true) { ownedModel.playsAnimations = options.animatesFrames }
+        case .natural, .sizedToView, .data:
+            let model = storage.model
+            ImageSlotLayout {
+                slotMarker(of: model)
+                phaseView(of: model)
+            }
+            .onChange(of: model.identity(of: request(for: model))) { startLoading(model) }
+            .onChange(of: options.settings.priority) { model.priority = options.settings.priority ?? .normal }
+            .onChange(of: options.animatesFrames, initial: true) { model.playsAnimations = options.animatesFrames }
+            .onChange(of: displayScale) { model.displayScaleDidChange(Double(displayScale)) }
+            .onChange(of: scenePhase, initial: true) { model.appDidChange(isActive: scenePhase != .background) }
         }
     }
 
-    /// The content for `model`'s phase, animated with the transaction unless the model says not
-    /// to (a memory-cache hit, a reset); an animated image shows its player's current frame.
+    /// The clear view that stands for the slot: measured for the decode size, and there to appear
+    /// and disappear even when the content is empty.
+    private func slotMarker(of model: ImageModel) -> some View {
+        Color.clear
+            .allowsHitTesting(false)
+            .accessibilityHidden(true)
+            .onGeometryChange(for: CGSize.self) { $0.size } action: { size in
+                model.viewLayoutDidChange(slot: ImageSlot(measured: size), displayScale: Double(displayScale))
+            }
+            .onAppear {
+                startLoading(model)
+                model.viewDidAppear()
+            }
+            .onDisappear { model.viewDidDisappear() }
+    }
+
+    /// The content for `model`'s phase (the animation's current frame while it plays), animated
+    /// with the transaction unless the model says not to (a memory-cache hit, a reset).
     private func phaseView(of model: ImageModel) -> some View {
-        content(displayedPhase(of: model))
+        content(model.displayedPhase)
             .animation(model.animatesPhaseChange ? transaction.animation : nil, value: model.phase.kind)
-            .onChange(of: model.phase.kind) { report(model.phase) }
+            .onChange(of: model.resultCount) { report(model.phase) }
     }
 
-    private func displayedPhase(of model: ImageModel) -> ImagePhase {
-        guard options.animatesFrames, let player = model.animationPlayer else { return model.phase }
-        return model.phase.showing(frame: player.currentFrame)
-    }
-
-    /// The request with the view's options applied.
-    private var request: ImageRequest? {
+    /// The request with the view's settings applied.
+    private func request(for model: ImageModel) -> ImageRequest? {
         let base: ImageRequest? = switch loading {
         case .natural(let request), .sizedToView(let request): request
+        case .data(let id, let cacheKey, let targetSize, let load):
+            model.dataRequest(id: id, cacheKey: cacheKey, targetSize: targetSize, load: load)
         case .shared: nil
         }
-        guard var request = base.map(options.applied(to:)) else { return nil }
+        guard var request = base.map(options.settings.applied(to:)) else { return nil }
         if options.scalesTargetToDisplay, request.targetSize != nil { request.scale = Double(displayScale) }
         return request
     }
 
-    private func startLoading() {
-        ownedModel.pipeline = options.pipeline ?? environmentPipeline
+    private func startLoading(_ model: ImageModel) {
+        model.pipeline = options.pipeline ?? environmentPipeline
+        let request = request(for: model)
         switch loading {
-        case .natural: ownedModel.load(request)
-        case .sizedToView: ownedModel.loadForView(request)
+        case .natural:
+            if let request { model.load(request, in: .open, displayScale: Double(displayScale)) } else { model.reset() }
+        case .sizedToView, .data: model.loadForView(request)
         case .shared: break
         }
     }
@@ -107,23 +132,19 @@ public struct IrisImage<Content: View>: View {
     }
 }
 
+/// Holds an ``IrisImage``'s own model for the life of the view.
+@MainActor
+final class ImageModelStorage: ObservableObject {
+    let model = ImageModel()
+}
+
 /// What the modifiers of ``IrisImage`` set.
 struct IrisImageOptions {
     var pipeline: ImagePipeline?
-    var priority: ImageRequest.Priority?
-    var processors: [any ImageProcessing]?
-    var contentMode: Iris.ContentMode?
+    var settings = ImageViewSettings()
     var onCompletion: ((Result<LoadedImage, ImageError>) -> Void)?
     var animatesFrames = true
     /// A target size given in points is multiplied by the display scale (the `id:` initialisers).
     var scalesTargetToDisplay = false
-
-    func applied(to request: ImageRequest) -> ImageRequest {
-        var request = request
-        if let priority { request.priority = priority }
-        if let processors { request.processors = processors }
-        if let contentMode { request.contentMode = contentMode }
-        return request
-    }
 }
 #endif

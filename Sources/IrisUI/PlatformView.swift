@@ -5,17 +5,25 @@ import UIKit
 public typealias PlatformView = UIView
 /// The platform's image class: `UIImage`.
 public typealias PlatformImage = UIImage
-
-extension UIImage {
-    /// The pixels, for a layer's contents.
-    var layerContents: CGImage? { cgImage }
-}
+/// The platform's image view class: `UIImageView`.
+public typealias PlatformImageView = UIImageView
 
 extension UIView {
     /// The layer that shows the image.
     var hostLayer: CALayer { layer }
     /// Pixels per point of the screen the view is on.
     var displayScale: Double { Double(traitCollection.displayScale) }
+}
+
+extension UIImageView {
+    /// Set up to show a placeholder: centred at its own size (a symbol keeps its size, tint and
+    /// orientation), filling its superview, not taking touches.
+    func configureAsPlaceholder() {
+        contentMode = .center
+        autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        isUserInteractionEnabled = false
+        isHidden = true
+    }
 }
 #elseif canImport(AppKit)
 import AppKit
@@ -24,11 +32,8 @@ import AppKit
 public typealias PlatformView = NSView
 /// The platform's image class: `NSImage`.
 public typealias PlatformImage = NSImage
-
-extension NSImage {
-    /// The pixels, for a layer's contents.
-    var layerContents: CGImage? { cgImage(forProposedRect: nil, context: nil, hints: nil) }
-}
+/// The platform's image view class: `NSImageView`.
+public typealias PlatformImageView = NSImageView
 
 extension NSView {
     /// The layer that shows the image (the view is made layer-backed).
@@ -41,5 +46,15 @@ extension NSView {
     }
     /// Pixels per point of the screen the view is on.
     var displayScale: Double { Double(window?.backingScaleFactor ?? NSScreen.main?.backingScaleFactor ?? 2) }
+}
+
+extension NSImageView {
+    /// Set up to show a placeholder: shrunk to fit when larger than the view, never enlarged,
+    /// filling its superview.
+    func configureAsPlaceholder() {
+        imageScaling = .scaleProportionallyDown
+        autoresizingMask = [.width, .height]
+        isHidden = true
+    }
 }
 #endif

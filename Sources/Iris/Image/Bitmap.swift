@@ -80,8 +80,9 @@ public struct Bitmap: Sendable {
     /// Memory the pixels take, in bytes: what caches count.
     public var cost: Int { storage.count }
 
-    /// Whether `other` uses the same pixel storage (a copy not yet written to).
-    func sharesStorage(with other: Bitmap) -> Bool { storage === other.storage }
+    /// Whether `other` shares these pixels (a copy not yet written to): a view that already shows
+    /// them need not hand them to the screen again.
+    public func sharesStorage(with other: Bitmap) -> Bool { storage === other.storage }
 
     /// Width and height.
     public var size: PixelSize { PixelSize(width: width, height: height) }

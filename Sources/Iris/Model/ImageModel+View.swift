@@ -40,6 +40,13 @@ extension ImageModel {
         load(viewRequest, in: slot, displayScale: displayScale)
     }
 
+    /// The display the view is on changed its scale (a window moved to another screen): decodes
+    /// again for the slot last laid out if that needs more pixels.
+    public func displayScaleDidChange(_ displayScale: Double) {
+        guard let viewLayout, viewLayout.scale != displayScale else { return }
+        viewLayoutDidChange(slot: viewLayout.slot, displayScale: displayScale)
+    }
+
     // MARK: Data sources
 
     /// The request for the bytes `load` returns, as a view shows it (see ``DataSourceKeys``): a
