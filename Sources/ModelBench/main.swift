@@ -9,6 +9,7 @@
 import Foundation
 import Iris
 import IrisSamples
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -123,6 +124,59 @@ func run() async throws {
         precondition(phases.allSatisfy { $0 != nil })
     }
     row("decoded load: ImageModel.load vs Task + image(for:)", model: loadModel, direct: loadDirect)
+
+    // 3. An animation playing, paused and finished: main-thread CPU and the player's wake-ups.
+    try await measureAnimation()
+}
+
+/// A continuous clock that counts the sleeps asked of it: each is one wake-up of a player.
+struct CountingClock: Clock {
+    typealias Instant = ContinuousClock.Instant
+    let sleeps = SleepCounter()
+    var now: Instant { ContinuousClock.now }
+    var minimumResolution: Duration { ContinuousClock().minimumResolution }
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        sleeps.add()
+        try await ContinuousClock().sleep(until: deadline, tolerance: tolerance)
+    }
+}
+
+final class SleepCounter: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    func add() { value.withLock { $0 += 1 } }
+}
+
+@MainActor
+func measureAnimation() async throws {
+    let frameCount = 100
+    let frames = (0..<frameCount).map { index in SampleImages.photo(width: 200, height: 200, seed: UInt64(index + 1)) }
+    let clock = CountingClock()
+    let thread = pthread_self()
+    func spend(_ seconds: Double) async throws -> (cpu: Double, sleeps: Int) {
+        let cpu = cpuSeconds(of: thread)
+        let sleeps = clock.sleeps.count
+        try await Task.sleep(for: .seconds(seconds))
+        return (cpuSeconds(of: thread) - cpu, clock.sleeps.count - sleeps)
+    }
+
+    let looping = AnimationPlayer(animation: Animation(frames: frames, durations: Array(repeating: 0.02, count: frameCount)),
+                                  firstFrame: frames[0], clock: clock)
+    looping.play()
+    let playing = try await spend(2)
+    print(String(format: "animation, 50 frames/s: %.1f µs main-thread CPU per frame shown (%d wake-ups in 2 s)",
+                 playing.cpu * 1e6 / Double(max(1, playing.sleeps)), playing.sleeps))
+    looping.pause()
+    let paused = try await spend(1)
+    print(String(format: "animation, paused: %d wake-ups and %.0f µs main-thread CPU in 1 s", paused.sleeps, paused.cpu * 1e6))
+
+    let once = AnimationPlayer(animation: Animation(frames: Array(frames.prefix(10)), durations: Array(repeating: 0.02, count: 10),
+                                                    loopCount: 1), firstFrame: frames[0], clock: clock)
+    once.play()
+    _ = try await spend(0.5)
+    let finished = try await spend(1)
+    print(String(format: "animation, finished (one loop played): %d wake-ups and %.0f µs main-thread CPU in 1 s (finished: %@)",
+                 finished.sleeps, finished.cpu * 1e6, once.hasFinished ? "yes" : "no"))
 }
 
 try await run()

@@ -15,6 +15,11 @@ public struct Bitmap: Sendable {
     public let format: PixelFormat
     /// The bytes; shared between copies until one of them writes.
     private(set) var storage: BitmapStorage
+    #if canImport(CoreGraphics)
+    /// The `CGImage` last made of these pixels (``cgImage``), shared by copies, so a view drawing
+    /// the same pixels again hands Core Animation the same image (no new image, no new upload).
+    let cgImageMemo = CGImageMemo()
+    #endif
 
     /// A bitmap of the given size with every byte zero (transparent black; black for opaque
     /// formats, whose filler byte of `rgbx8` and `bgrx8` is then set to 255).

@@ -8,8 +8,16 @@ extension Bitmap {
     ///
     /// The bitmap stays usable: mutating it (or any copy sharing its storage) copies the pixels
     /// first, so the image never changes. `nil` for an empty bitmap.
+    ///
+    /// The same pixels give the same `CGImage` (it is kept with the bitmap and its copies until
+    /// one of them writes), so a view that draws them again (a SwiftUI body evaluated again,
+    /// `phase.image`) hands Core Animation the image it already has.
     public var cgImage: CGImage? {
         guard width > 0, height > 0 else { return nil }
+        return cgImageMemo.image(for: storage) { makeCGImage() }
+    }
+
+    private func makeCGImage() -> CGImage? {
         let bytes = retainedBytes()
         guard let provider = CGDataProvider(
             dataInfo: bytes.context, data: bytes.base, size: bytes.count,
@@ -24,6 +32,22 @@ extension Bitmap {
         return CGImage(width: width, height: height, bitsPerComponent: 8, bitsPerPixel: format.bytesPerPixel * 8,
                        bytesPerRow: bytesPerRow, space: space, bitmapInfo: info, provider: provider,
                        decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+    }
+}
+
+/// The `CGImage` made of a bitmap's storage, kept while the bitmap (or a copy) lives. The image
+/// retains the storage it reads, so the storage cannot go away (and its identity cannot be
+/// reused) while it is kept here; a bitmap that wrote has new storage and gets a new image.
+final class CGImageMemo: Sendable {
+    private let kept = LockedState<(storage: ObjectIdentifier, image: CGImage)?>(nil)
+
+    /// The image kept for `storage`, else the one `make` makes (then kept).
+    func image(for storage: BitmapStorage, make: () -> CGImage?) -> CGImage? {
+        let identity = ObjectIdentifier(storage)
+        if let kept = kept.withLock({ $0 }), kept.storage == identity { return kept.image }
+        guard let image = make() else { return nil }
+        kept.withLock { $0 = (identity, image) }
+        return image
     }
 }
 
