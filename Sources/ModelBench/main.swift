@@ -102,6 +102,15 @@ func run() async throws {
         for index in 0..<count { shown[index] = warm.cachedImage(for: request(index, run: 0)) }
     }
     row("memory hit: ImageModel.load vs cachedImage(for:)", model: hitModel, direct: hitDirect)
+    // A reused cell: the model shows one image and is given another, also in memory (no reset).
+    let swapModel = await mainThreadMicroseconds(per: count) { run in
+        for index in 0..<count {
+            let next = run % 2 == 0 ? (index + 1) % count : index
+            models[index].load(request(next, run: 0))
+            guard case .success = models[index].phase else { fatalError("not a memory hit") }
+        }
+    }
+    row("memory hit, another image (a reused cell)", model: swapModel, direct: hitDirect)
 
     // 2. Loads that decode (off the main actor), each image new to the pipeline.
     let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))

@@ -27,7 +27,11 @@ extension ImageModel {
         viewRequest = request
         guard let request else { return reset() }
         guard request.targetSize == nil else { return load(request) }
-        guard let viewLayout else { return }            // not laid out yet
+        guard let viewLayout else {                     // not laid out yet: nothing of another request stays up
+            reset()
+            viewRequest = request
+            return
+        }
         load(request, in: viewLayout.slot, displayScale: viewLayout.scale)
     }
 

@@ -16,7 +16,7 @@ import Observation
 @MainActor @Observable
 public final class ImageModel {
     /// What to show now.
-    public private(set) var phase: ImagePhase = .empty
+    public var phase: ImagePhase { shown.phase }
 
     /// The request shown or loading, if any.
     public private(set) var request: ImageRequest?
@@ -24,7 +24,7 @@ public final class ImageModel {
     /// Whether a view should animate the change to the current ``phase``: false when it came
     /// from the memory cache within ``load(_:)`` (the image was there before anything was drawn)
     /// or from ``reset()``; true when a load delivered it later.
-    public private(set) var animatesPhaseChange = false
+    public var animatesPhaseChange: Bool { shown.animatesPhaseChange }
 
     /// The pipeline that loads; requests already running keep theirs.
     public var pipeline: ImagePipeline
@@ -42,7 +42,13 @@ public final class ImageModel {
     /// How many results (a success, a memory hit included, or a failure) the model has shown: a
     /// view reports each completion when this changes, also when a new image replaces another
     /// without the phase's kind changing (URL A, then URL B from the memory cache).
-    public private(set) var resultCount = 0
+    public var resultCount: Int { shown.resultCount }
+
+    /// ``phase``, ``animatesPhaseChange`` and ``resultCount``, which change together: one
+    /// observable write a change (a memory hit's main-actor cost is mostly such writes).
+    private var shown = Shown()
+    /// Results counted so far (``resultCount`` without an observable read).
+    @ObservationIgnored private var results = 0
 
     /// The clock that animation players and scheduled retries run on.
     @ObservationIgnored public var clock: any Clock<Duration> = ContinuousClock()
@@ -168,7 +174,7 @@ public final class ImageModel {
         let shown: LoadedImage? = if let image = phase.loadedImage, previousDataKey == key.dataKey { image } else { nil }
         self.request = request
         requestKey = key
-        currentPriority = request.priority
+        if currentPriority != request.priority { currentPriority = request.priority }
 
         if let hit = pipeline.cachedImage(for: request, key: key) {
             setPhase(.success(hit), animated: false)
@@ -271,13 +277,12 @@ public final class ImageModel {
     }
 
     private func setPhase(_ newPhase: ImagePhase, animated: Bool) {
-        animatesPhaseChange = animated
         updateAnimationPlayer(for: newPhase)
-        phase = newPhase
         switch newPhase {
-        case .success, .failure: resultCount &+= 1
+        case .success, .failure: results &+= 1
         case .empty, .loading, .preview: break
         }
+        shown = Shown(phase: newPhase, animatesPhaseChange: animated, resultCount: results)
         phaseObserver?(newPhase)
     }
 
@@ -292,6 +297,13 @@ public final class ImageModel {
         animationPlayer = AnimationPlayer(animation: animation, firstFrame: image.bitmap, clock: clock)
         updatePlayback()
     }
+}
+
+/// What an ``ImageModel`` shows, set in one piece.
+private struct Shown {
+    var phase: ImagePhase = .empty
+    var animatesPhaseChange = false
+    var resultCount = 0
 }
 
 /// Identifies what a request shows: see ``ImageModel/identity(of:)``.

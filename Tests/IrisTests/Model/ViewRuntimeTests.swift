@@ -226,6 +226,19 @@ struct ViewRuntimeTests {
         #expect(cell.phase.kind == .empty && cell.request == nil)
     }
 
+    @Test("a view given a new request before its first layout shows nothing of the old one")
+    func newRequestBeforeLayoutClears() async throws {
+        let a = try Self.png(width: 32, height: 32, seed: 23)
+        let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
+        model.loadForView(ImageRequest(source: .data(id: "sized") { a }, targetSize: CGSize(width: 16, height: 16)))
+        #expect(await modelSettled(model))
+        model.loadForView(ImageRequest(source: .data(id: "unsized") { a }))    // waits for a layout
+        #expect(model.phase.kind == .empty && model.request == nil)
+        model.viewLayoutDidChange(slot: ImageSlot(width: 8, height: 8), displayScale: 2)
+        #expect(await modelSettled(model))
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 16, height: 16))
+    }
+
     @Test("completion counts every result: a success, a memory hit of another image, a failure; not progress or cancel")
     func completionOnEveryResult() async throws {
         let a = try Self.png(width: 16, height: 16, seed: 31)
