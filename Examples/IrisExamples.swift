@@ -42,13 +42,15 @@ struct PhotoGrid: View {
         ScrollView {
             LazyVGrid(columns: [GridItem(.adaptive(minimum: 100), spacing: 2)], spacing: 2) {
                 ForEach(photos) { photo in
-                    IrisImage(url: photo.url) { image in
-                        image.resizable().scaledToFill()
-                    } placeholder: {
-                        Color.gray.opacity(0.2)
+                    // A square cell whose full size is offered to the image (its slot).
+                    Color.clear.aspectRatio(1, contentMode: .fit).overlay {
+                        IrisImage(url: photo.url) { image in
+                            image.resizable().scaledToFill()
+                        } placeholder: {
+                            Color.gray.opacity(0.2)
+                        }
+                        .contentMode(.fill)
                     }
-                    .contentMode(.fill)
-                    .frame(minWidth: 100, minHeight: 100)
                     .clipped()
                 }
             }
