@@ -6,9 +6,10 @@ import Foundation
 /// Shared by requests with the same data key, target, orientation and cache policy. A file
 /// source is decoded straight from the mapped file (no fetch stage): a large file is never
 /// resident whole. Otherwise the stage subscribes to the fetch stage and, while a progressive
-/// JPEG arrives, decodes previews of the data so far: one at a time, in the decode queue; data
-/// offered while one runs is dropped (the next scan brings more anyway). Loaded data that does
-/// not decode is removed from the disk cache.
+/// JPEG arrives, decodes previews of the data so far: one at a time, in the decode queue; of the
+/// data offered while one runs only the newest is kept, and decoded next (so the data that came
+/// last before a pause, a whole scan, always gets its preview). Loaded data that does not decode
+/// is removed from the disk cache.
 final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
     /// Requests with equal keys share one decode.
     struct Key: Hashable, Sendable {
@@ -19,7 +20,8 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     }
 
     let dataKey: DataKey
-    private let isDecodingPreview = LockedState(false)
+    /// Whether a preview is being decoded, and the newest data offered meanwhile.
+    private let previewState = LockedState<(isDecoding: Bool, pending: Data?)>((false, nil))
 
     init(pipeline: ImagePipeline, request: ImageRequest, dataKey: DataKey) {
         self.dataKey = dataKey
@@ -81,21 +83,34 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         }
     }
 
-    /// Decodes `data` (the download so far) as a preview unless one is already being decoded.
+    /// Decodes `data` (the download so far) as a preview; while one is being decoded, keeps
+    /// `data` to decode next instead (replacing older data kept so).
     private func decodePreview(of data: Data) {
-        let isIdle = isDecodingPreview.withLock { busy in
-            defer { busy = true }
-            return !busy
+        let isIdle = previewState.withLock { state in
+            if state.isDecoding {
+                state.pending = data
+                return false
+            }
+            state.isDecoding = true
+            return true
         }
         guard isIdle else { return }
         let options = decodeOptions(partial: true)
         let decoders = pipeline.configuration.decoders
         enqueue(in: pipeline.decodeQueue) { [self] in
-            defer { isDecodingPreview.withLock { $0 = false } }
-            guard !Task.isCancelled, !isEnded else { return }
-            if let preview = try? decoders.decode(data, options: options) {
-                publishPartial(preview)
+            var next: Data? = data
+            while let data = next {
+                guard !Task.isCancelled, !isEnded else { break }
+                if let preview = try? decoders.decode(data, options: options) {
+                    publishPartial(preview)
+                }
+                next = previewState.withLock { state in
+                    defer { state.pending = nil }
+                    if state.pending == nil { state.isDecoding = false }   // idle again, in the same hold
+                    return state.pending
+                }
             }
+            if next != nil { previewState.withLock { $0 = (false, nil) } }   // stopped early (cancelled, ended)
         }
     }
 
