@@ -20,7 +20,7 @@ struct DataLoaderTests {
             #expect(load.status == 200)
             #expect(load.expectedLength == png.count)
             #expect(load.mimeType == "image/png")
-            #expect(load.body == png)
+            expectSameBytes(load.body, png)
             #expect(server.requestCount("/photo.png") == 1)
         }
     }
@@ -34,7 +34,7 @@ struct DataLoaderTests {
                                                     chunkSize: size, chunkPause: .milliseconds(50)))
             let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: server.url("/slow.jpg"))))
             #expect(load.error == nil)
-            #expect(load.body == jpeg)
+            expectSameBytes(load.body, jpeg)
             #expect(load.chunks.count >= 3, "got \(load.chunks.count) chunks")
         }
     }

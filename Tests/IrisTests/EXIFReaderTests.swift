@@ -346,7 +346,7 @@ extension EXIFReaderTests {
         #expect(EXIFReader.orientation(in: Data(encoded.prefix(size)), format: .png) == nil)
         // libpng drops an ancillary chunk with a bad CRC, so getting it back proves the CRC.
         let exif = try #require(Self.libpngEXIf(png))
-        #expect(exif == tiff)
+        expectSameBytes(exif, tiff)
         // And a corrupted CRC is indeed dropped (the check can fail).
         var bad = [UInt8](png)
         bad[33 + 8 + tiff.count] ^= 0x01
@@ -405,7 +405,7 @@ extension EXIFReaderTests {
                 defer { WebPDemuxReleaseChunkIterator(&iterator) }
                 return Array(UnsafeBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
             }
-            #expect(chunk == tiff)
+            expectSameBytes(chunk, tiff)
             // The pixels still decode at the same size.
             var w: Int32 = 0, h: Int32 = 0
             let decoded = [UInt8](webp).withUnsafeBufferPointer { WebPDecodeRGBA($0.baseAddress, $0.count, &w, &h) }
@@ -424,7 +424,7 @@ extension EXIFReaderTests {
         let jpeg = B.jpeg(encoded, insertingEXIF: tiff)
         #expect(EXIFReader.orientation(in: jpeg, format: .jpeg) == .down)
         let (app1, size) = Self.libjpegAPP1(jpeg)
-        #expect(app1 == B.exifPayload(tiff))
+        expectSameBytes(app1, B.exifPayload(tiff))
         #expect(size.width == width && size.height == height)
     }
 

@@ -31,7 +31,8 @@ struct PipelineAPITests {
             let shared = try await data.value
             let decoded = try await image.image
             let fromDisk = try await pipeline.data(for: request)
-            #expect(shared == png && fromDisk == png)
+            expectSameBytes(shared, png, "shared")
+            expectSameBytes(fromDisk, png, "from disk")
             #expect(decoded.bitmap.size == PixelSize(width: 64, height: 48))
             #expect(server.requestCount("/a.png") == 1)                 // shared, then from disk
         }
@@ -65,8 +66,8 @@ struct PipelineAPITests {
         pipeline.cache.store(image, for: request)
         let png = try Self.png()
         pipeline.cache.storeData(png, for: request)
-        #expect(pipeline.cache.image(for: request)?.bitmap == image.bitmap)
-        #expect(pipeline.cache.data(for: request) == png)
+        expectSameBytes(pipeline.cache.image(for: request)?.bitmap, image.bitmap)
+        expectSameBytes(pipeline.cache.data(for: request), png)
         #expect(pipeline.cache.contains(request, in: .memory) && pipeline.cache.contains(request, in: .disk))
         pipeline.cache.remove(request, from: .memory)
         #expect(!pipeline.cache.contains(request, in: .memory) && pipeline.cache.contains(request, in: .disk))
