@@ -72,7 +72,7 @@ public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLo
     /// (swift-corelibs-foundation drops the fraction, and would make 0.5 s zero), so the
     /// delegate's exact watchdog acts first. When the watchdog runs on a clock other than real
     /// time (a test's), the session's timeout is only a hang detector: an hour.
-    private static func backstop(for timeout: TimeInterval, clock: LoadClock) -> TimeInterval {
+    static func backstop(for timeout: TimeInterval, clock: LoadClock) -> TimeInterval {
         guard timeout > 0, timeout.isFinite else { return timeout }
         guard clock.isWallClock else { return 3600 }
         return timeout.rounded(.up) + 1
