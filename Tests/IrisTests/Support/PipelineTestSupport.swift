@@ -193,9 +193,9 @@ final class PipelineCounter: Sendable {
 }
 
 /// Polls `condition` every few milliseconds; false when it did not hold within `timeout`.
-/// The timeout is generous (90 s): the whole suite runs in parallel on two cores, and CPU-bound tests
+/// The timeout is only a hang detector (120 s): the whole suite runs in parallel on two cores, and CPU-bound tests
 /// can hold the cooperative pool for seconds in a debug build.
-nonisolated(nonsending) func pipelineEventually(timeout: Duration = .seconds(90), _ condition: () -> Bool) async -> Bool {
+nonisolated(nonsending) func pipelineEventually(timeout: Duration = .seconds(120), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
