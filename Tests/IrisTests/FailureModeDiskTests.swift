@@ -146,7 +146,7 @@ func diskFullScenario(_ disk: some FullDisk) async throws {
     try await withTestServer { server in
         server.serve("/big.png", data: big, contentType: "image/png")
         let memory = MemoryCache()
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: cache,
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
                                                           memoryCache: memory))
         let request = ImageRequest(url: server.url("/big.png"))
         let key = pipeline.dataKey(for: request)
@@ -232,7 +232,7 @@ func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
         server.serve("/a.jpg", data: a, contentType: "image/jpeg")
         server.serve("/b.png", data: b, contentType: "image/png")
         let memory = MemoryCache()
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: cache,
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
                                                           memoryCache: memory))
         let requestA = ImageRequest(url: server.url("/a.jpg"))
         let requestB = ImageRequest(url: server.url("/b.png"))
@@ -381,7 +381,7 @@ struct FailureModeDiskTests {
             server.serve("/b.png", data: b, contentType: "image/png")
             server.serve("/c.jpg", data: c, contentType: "image/jpeg")
             let memory = MemoryCache()
-            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: cache,
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
                                                               memoryCache: memory))
             let requestA = ImageRequest(url: server.url("/a.jpg")), requestB = ImageRequest(url: server.url("/b.png"))
             let keyA = pipeline.dataKey(for: requestA), keyB = pipeline.dataKey(for: requestB)

@@ -114,7 +114,7 @@ struct FailureModeStressTests {
             let directory = failureModeDirectory("stress-cache")
             defer { try? FileManager.default.removeItem(at: directory) }
             let disk = try DataCache(directory: directory, sizeLimit: 128 * 1024)
-            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 60), dataCache: disk,
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: disk,
                                                               memoryCache: memory))
             let weakTasks = WeakTasks()
             let started = ContinuousClock.now

@@ -10,7 +10,7 @@ extension PipelineTests {
     struct OverHTTP {
         static func pipeline(decodes: PipelineCounter = PipelineCounter(), maxConcurrentDownloads: Int = 6,
                              memoryCache: (any ImageCaching)? = nil, dataCache: (any DataCaching)? = nil) -> ImagePipeline {
-            ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: dataCache,
+            ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: dataCache,
                                                memoryCache: memoryCache,
                                                decoders: HTTPCountingDecoder.standard(counting: decodes),
                                                maxConcurrentDownloads: maxConcurrentDownloads))

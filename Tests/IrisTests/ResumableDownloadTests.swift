@@ -15,7 +15,7 @@ struct ResumableDownloadTests {
     /// Loads `/file` resuming `partial`; the collected load and the validator reported.
     private func load(_ server: TestHTTPServer, resuming partial: ResumableData?) async -> (CollectedLoad, String?) {
         let reported = LockedState<String?>(nil)
-        let stream = URLSessionDataLoader(timeout: 30).loadData(for: URLRequest(url: server.url("/file")), resuming: partial) { validator, _ in
+        let stream = URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/file")), resuming: partial) { validator, _ in
             reported.withLock { $0 = validator }
         }
         return (await CollectedLoad.collect(stream), reported.withLock { $0 })

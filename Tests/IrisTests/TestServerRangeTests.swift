@@ -16,7 +16,7 @@ struct TestServerRangeTests {
         var request = URLRequest(url: server.url("/file"))
         request.setValue(range, forHTTPHeaderField: "Range")
         request.setValue(ifRange, forHTTPHeaderField: "If-Range")
-        return await CollectedLoad.collect(URLSessionDataLoader(timeout: 30).loadData(for: request))
+        return await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: request))
     }
 
     @Test("a matching If-Range gets 206 and the rest; another validator gets 200 and the whole body")
