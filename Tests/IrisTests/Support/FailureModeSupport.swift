@@ -159,16 +159,22 @@ enum FailureModeChild {
         child.standardOutput = output
         child.standardError = output
         try child.run()
+        // The timeout is only a hang detector.
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while child.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         if child.isRunning {
             kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            await exited(child)
         }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return (child.terminationReason == .exit ? child.terminationStatus : -1, text)
+    }
+
+    /// Suspends (never blocks a thread, as `waitUntilExit()` would) until `child` has exited.
+    static func exited(_ child: Process) async {
+        while child.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
     /// Checks a child's run: it exited with 0 and its scenario got to the end.
