@@ -31,7 +31,7 @@ struct AnimationBufferTests {
             _ = try await animation.frame(at: index)
             peak = max(peak, animation.cost - encoded)
         }
-        try await Task.sleep(for: .milliseconds(50))      // let the read-ahead settle
+        #expect(await pipelineEventually { !animation.isReadingAhead }, "the read-ahead never settled")
         return max(peak, animation.cost - encoded)
     }
 
