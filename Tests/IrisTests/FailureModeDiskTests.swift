@@ -295,7 +295,7 @@ func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
 @Suite("Failure modes: the disk")
 struct FailureModeDiskTests {
     @Test("disk full while the disk cache writes: no torn entry, accounting kept, pipeline serves, recovers",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(5)))
+          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func diskFullWhileWriting() async throws {
         #if os(Linux)
         let refusal = try await onTmpfs(sizeKiB: 256) { mount in
@@ -322,7 +322,7 @@ struct FailureModeDiskTests {
     }
 
     @Test("the cache directory made read-only while the app runs: writes fail cleanly, reads and the pipeline go on",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(5)))
+          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func cacheDirectoryMadeReadOnly() async throws {
         if getuid() != 0 {
             let root = failureModeDirectory("read-only")
@@ -367,7 +367,7 @@ struct FailureModeDiskTests {
     }
 
     @Test("the cache directory deleted while the app runs: misses, then the next write makes it again",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(5)))
+          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func cacheDirectoryDeleted() async throws {
         let root = failureModeDirectory("deleted")
         let directory = root.appendingPathComponent("cache")

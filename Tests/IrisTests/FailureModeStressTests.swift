@@ -53,7 +53,7 @@ private final class WeakTasks: Sendable {
 @Suite("Failure modes: stress")
 struct FailureModeStressTests {
     @Test("10,000 requests with seeded random cancellation under a small memory cache: every one answered, nothing left",
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(10)))
     func tenThousandRequestsWithRandomCancellation() async throws {
         let requestCount = 10_000
         let sourceCount = 400

@@ -139,7 +139,7 @@ enum FailureModeChild {
 
     /// Runs the test named `testName` in a child with `mode` set; returns its exit status and
     /// output. The test binary is found as the kill -9 test finds it.
-    static func run(mode: String, testName: String, timeout: Duration = .seconds(240)) async throws -> (status: Int32, output: String) {
+    static func run(mode: String, testName: String, timeout: Duration = .seconds(600)) async throws -> (status: Int32, output: String) {
         let executable = try #require(CrashTestHarness.testExecutable, "the test binary cannot be found to run it as a child")
         let log = failureModeDirectory("child-log").path + ".txt"
         defer { unlink(log) }

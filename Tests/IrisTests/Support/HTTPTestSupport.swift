@@ -10,7 +10,7 @@ import IrisTestServer
 
 /// The loader timeout of tests that do not test timeouts: only a hang detector, never what a
 /// test checks (tests of timeouts run the loader on a ``VirtualClock``).
-let httpHangTimeout: TimeInterval = 300
+let httpHangTimeout: TimeInterval = 600
 
 /// Runs `body` with a started ``TestHTTPServer`` and shuts the server down afterwards.
 /// Runs on the caller's executor (`nonisolated(nonsending)`), so main-actor tests can use it.
