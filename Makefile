@@ -13,14 +13,13 @@ deps:
 build: deps
 	$(SWIFT) build $(TRAITS) --build-tests
 
-# The stress suite (10,000 requests, thousands of cancels) runs by itself after the rest: run
-# beside them it starves their loopback servers and timeouts on two cores. A failing run is run
-# once more, and only a second failure fails: on a loaded two-core machine a loopback test can
-# miss a deadline (the first run's failures stay in the log, to be looked at).
+# The suite runs once: a failure fails, there is no second attempt (a retry that turns red into
+# green hides real races). No test waits on the machine's speed: time is driven through the
+# clocks the code takes, and the test server's steps are released by the tests. The stress suite
+# (10,000 requests, thousands of cancels) runs by itself after the rest: it fills both cores, and
+# runs faster alone.
 test: build
-	$(SWIFT) test $(TRAITS) --skip-build --skip FailureModeStressTests || \
-	  { echo "make test: the run above failed; running the suite once more"; \
-	    $(SWIFT) test $(TRAITS) --skip-build --skip FailureModeStressTests; }
+	$(SWIFT) test $(TRAITS) --skip-build --skip FailureModeStressTests
 	$(SWIFT) test $(TRAITS) --skip-build --filter FailureModeStressTests
 
 demo: deps

@@ -4,7 +4,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
-/// Reads one request per connection, answers it on a task with a ``TestHTTPResponder`` and
+/// Reads one request per connection, answers it on a task (on ``TestHTTPExecutor``, off the
+/// cooperative pool) with a ``TestHTTPResponder`` and
 /// counts a request as cancelled when the client closes before the response is complete.
 final class TestHTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -31,7 +32,7 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
                 ?? TestHTTPRoute(status: 404, body: Data("no route for \(request.path)\n".utf8), contentType: "text/plain")
             let responder = TestHTTPResponder(route: route, request: request, channel: context.channel, state: state)
             self.responder = responder
-            task = Task { await responder.respond() }
+            task = Task(executorPreference: TestHTTPExecutor.shared) { await responder.respond() }
         }
     }
 

@@ -4,8 +4,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
-/// Writes one route's response to a channel: gate, delay, trickle, drop, stream forever or
-/// stall as the route says.
+/// Writes one route's response to a channel: gate, delay, trickle (after a pause or on the
+/// test's release), drop, stream forever or stall as the route says.
 final class TestHTTPResponder: Sendable {
     private enum Progress { case writing, complete, droppedByServer }
 
@@ -47,14 +47,21 @@ final class TestHTTPResponder: Sendable {
                 body = body.prefix(limit)
             }
             let size = max(1, route.chunkSize ?? body.count)
+            var sentPieces = 0
             while !body.isEmpty {
                 let piece = body.prefix(size)
                 body = body.dropFirst(piece.count)
                 // Complete before the last write: the client may close as soon as it has the body.
                 if body.isEmpty && route.dropAfterBytes == nil && route.bodyEnd == .complete { markComplete() }
                 try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: piece))))
+                sentPieces += 1
                 if route.chunkSize != nil, !body.isEmpty {
-                    try await Task.sleep(for: route.chunkPause)
+                    if route.piecesOnRelease {
+                        await state.waitForGate(TestHTTPServerState.pieceGate(path, sentPieces))
+                        try Task.checkCancellation()
+                    } else {
+                        try await Task.sleep(for: route.chunkPause)
+                    }
                 }
             }
             if route.dropAfterBytes != nil {

@@ -15,6 +15,10 @@ public struct TestHTTPRoute: Sendable {
     public var chunkSize: Int?
     /// The pause between trickled pieces.
     public var chunkPause: Duration
+    /// When set (with `chunkSize`), piece `n` (from 0) goes out only once the test has called
+    /// ``TestHTTPServer/releasePieces(_:through:)`` with `n` or more, instead of after
+    /// `chunkPause`: the test, not a timer, decides when the body moves on. Piece 0 goes at once.
+    public var piecesOnRelease: Bool
     /// When set, the connection is closed after this many body bytes, though `Content-Length`
     /// announces the whole body.
     public var dropAfterBytes: Int?
@@ -72,14 +76,16 @@ public struct TestHTTPRoute: Sendable {
     /// Makes a route; by default a plain 200 with `body`, sent at once.
     public init(status: Int = 200, body: Data, contentType: String = "application/octet-stream",
                 delay: Duration = .zero, chunkSize: Int? = nil, chunkPause: Duration = .milliseconds(10),
-                dropAfterBytes: Int? = nil, isGated: Bool = false, etag: String? = nil, lastModified: String? = nil,
-                ranges: RangeSupport = .none, bodyEnd: BodyEnd = .complete, contentLength: ContentLength = .actual) {
+                piecesOnRelease: Bool = false, dropAfterBytes: Int? = nil, isGated: Bool = false, etag: String? = nil,
+                lastModified: String? = nil, ranges: RangeSupport = .none, bodyEnd: BodyEnd = .complete,
+                contentLength: ContentLength = .actual) {
         self.status = status
         self.body = body
         self.contentType = contentType
         self.delay = delay
         self.chunkSize = chunkSize
         self.chunkPause = chunkPause
+        self.piecesOnRelease = piecesOnRelease
         self.dropAfterBytes = dropAfterBytes
         self.isGated = isGated
         self.etag = etag
@@ -104,6 +110,21 @@ public struct TestHTTPRoute: Sendable {
                                 etag: String? = nil, ranges: RangeSupport = .none) -> TestHTTPRoute {
         TestHTTPRoute(body: body.prefix(sentBytes), contentType: contentType, etag: etag, ranges: ranges, bodyEnd: .stall,
                       contentLength: .announced(body.count))
+    }
+
+    /// `body` in pieces of `pieceSize` bytes, each after the first sent only when the test
+    /// releases it (``TestHTTPServer/releasePieces(_:through:)``).
+    public static func inPieces(body: Data, pieceSize: Int, contentType: String = "application/octet-stream",
+                                etag: String? = nil, ranges: RangeSupport = .none) -> TestHTTPRoute {
+        TestHTTPRoute(body: body, contentType: contentType, chunkSize: pieceSize, piecesOnRelease: true, etag: etag,
+                      ranges: ranges)
+    }
+
+    /// The number of pieces `route` sends its body in.
+    public var pieceCount: Int {
+        guard let chunkSize, chunkSize > 0 else { return 1 }
+        let sent = min(body.count, dropAfterBytes ?? body.count)
+        return max(1, (sent + chunkSize - 1) / chunkSize)
     }
 
     /// A small HTML page served with 200, as a captive portal or a CDN error page would.

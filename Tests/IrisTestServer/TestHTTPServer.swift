@@ -8,9 +8,10 @@ import NIOPosix
 /// An HTTP/1.1 server on 127.0.0.1 for tests and benchmarks of the network path.
 ///
 /// Register routes with ``serve(_:_:)`` (or ``serve(_:data:contentType:)``), then point a
-/// loader at ``url(_:)``. Routes can delay, trickle their body, drop the connection half way,
-/// send a body without end, stall mid-body, announce a wrong `Content-Length` or none, answer
-/// with any status, or wait for ``release(_:)``. The server logs every request and counts
+/// loader at ``url(_:)``. Routes can delay, trickle their body, send it in pieces the test
+/// releases one by one, drop the connection half way, send a body without end, stall mid-body,
+/// announce a wrong `Content-Length` or none, answer with any status, or wait for
+/// ``release(_:)``. The server logs every request and counts
 /// those the client abandoned before the response was complete. Unknown paths get 404. Every
 /// response closes its connection.
 public final class TestHTTPServer: Sendable {
@@ -77,6 +78,13 @@ public final class TestHTTPServer: Sendable {
     /// Lets the held responses of a gated `path` go, and every later one at once.
     public func release(_ path: String) {
         state.open(path)
+    }
+
+    /// Lets pieces 1 through `index` of `path`'s body go (a route with
+    /// ``TestHTTPRoute/piecesOnRelease``), for this response and later ones.
+    public func releasePieces(_ path: String, through index: Int) {
+        guard index >= 1 else { return }
+        for piece in 1...index { state.open(TestHTTPServerState.pieceGate(path, piece)) }
     }
 
     /// Requests received for `path`.

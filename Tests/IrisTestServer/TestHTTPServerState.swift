@@ -66,6 +66,9 @@ final class TestHTTPServerState: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// The gate piece `index` of `path`'s body waits for (see ``TestHTTPRoute/piecesOnRelease``).
+    static func pieceGate(_ path: String, _ index: Int) -> String { "\(path) piece \(index)" }
+
     /// Opens every gate, now and later.
     func shutDown() {
         let waiters = state.withLockedValue { state in

@@ -47,7 +47,7 @@ struct AnimatedWebPEncoderTests {
             #expect(decoded.ends == [100, 350, 450])                 // 5 ms plays (and is stored) as 100 ms
             #expect(decoded.frames.count == 3)
             for (index, frame) in decoded.frames.enumerated() {
-                #expect(frame.converted(to: .rgbx8) == frames[index].converted(to: .rgbx8), "frame \(index) (\(format))")
+                expectSameBytes(frame.converted(to: .rgbx8), frames[index].converted(to: .rgbx8), "frame \(index) (\(format))")
             }
         }
     }

@@ -15,12 +15,12 @@ struct BitmapStorageTests {
         #expect(Self.address(copy) == Self.address(original))
         copy.setRGBA(RGBA(r: 1, g: 2, b: 3, a: 4), x: 5, y: 6)
         #expect(Self.address(copy) != Self.address(original))
-        #expect(original.pixels == snapshot)
+        expectSameBytes(original.pixels, snapshot)
         #expect(copy != original)
         #expect(copy.rgba(x: 5, y: 6) == PictureComparison.expected(RGBA(r: 1, g: 2, b: 3, a: 4), in: format))
         var other = original
         other.withUnsafeMutableBytes { $0[0] = $0[0] &+ 1 }
-        #expect(original.pixels == snapshot)
+        expectSameBytes(original.pixels, snapshot)
         #expect(other.pixels[0] == snapshot[0] &+ 1)
     }
 
@@ -34,7 +34,7 @@ struct BitmapStorageTests {
         // A copy that has gone away leaves the storage unique again.
         do {
             let copy = bitmap
-            #expect(copy == bitmap)
+            expectSameBytes(copy, bitmap)
         }
         bitmap.setRGBA(RGBA(r: 1, g: 1, b: 1, a: 1), x: 1, y: 1)
         #expect(Self.address(bitmap) == before)
@@ -51,7 +51,7 @@ struct BitmapStorageTests {
         bitmap.setRGBA(RGBA(r: 0, g: 0, b: 0, a: 0), x: 0, y: 0)
         #expect(Self.address(bitmap) != retained.base)
         bitmap = Bitmap(width: 1, height: 1, format: .gray8)
-        #expect(Array(UnsafeRawBufferPointer(start: retained.base, count: retained.count)) == snapshot)
+        expectSameBytes(Array(UnsafeRawBufferPointer(start: retained.base, count: retained.count)), snapshot)
         Bitmap.RetainedBytes.release(context: retained.context)
     }
 
@@ -74,7 +74,7 @@ struct BitmapStorageTests {
             padded += [UInt8](repeating: UInt8(y), count: 8)
         }
         let wide = try #require(Bitmap(width: 6, height: 4, format: .bgrx8, bytesPerRow: rowBytes + 8, pixels: padded))
-        #expect(wide == tight)
+        expectSameBytes(wide, tight)
         #expect(wide.hashValue == tight.hashValue)
         #expect(Set([wide, tight]).count == 1)
         // The same bytes in another layout are another picture.
@@ -123,7 +123,7 @@ struct BitmapRowAlignmentTests {
             #expect(aligned.bytesPerRow % 64 == 0)
             #expect(aligned.bytesPerRow >= width * format.bytesPerPixel)
             #expect(aligned.bytesPerRow < width * format.bytesPerPixel + 64)
-            #expect(aligned == Bitmap(width: width, height: 3, format: format))
+            expectSameBytes(aligned, Bitmap(width: width, height: 3, format: format))
             #expect(aligned.cost == aligned.bytesPerRow * 3)
         }
         let packed = Bitmap(width: 7, height: 2, format: format, rowAlignment: 1)
@@ -136,15 +136,15 @@ struct BitmapRowAlignmentTests {
         var padded = Bitmap(width: 45, height: 29, format: .bgra8, rowAlignment: 64)
         for y in 0..<29 { for x in 0..<45 { padded.setRGBA(packed.rgba(x: x, y: y), x: x, y: y) } }
         #expect(padded.bytesPerRow == 192 && padded == packed)
-        #expect(padded.oriented(.left) == packed.oriented(.left))
-        #expect(padded.converted(to: .rgbx8) == packed.converted(to: .rgbx8))
+        expectSameBytes(padded.oriented(.left), packed.oriented(.left))
+        expectSameBytes(padded.converted(to: .rgbx8), packed.converted(to: .rgbx8))
         let size = PixelSize(width: 20, height: 13)
-        #expect(Resampler().resize(padded, to: size) == Resampler().resize(packed, to: size))
+        expectSameBytes(Resampler().resize(padded, to: size), Resampler().resize(packed, to: size))
         let image = LoadedImage(bitmap: padded, format: .png, sourceSize: padded.size)
         let reference = LoadedImage(bitmap: packed, format: .png, sourceSize: packed.size)
         for processor in [ImageProcessors.GaussianBlur(radius: 1) as any ImageProcessing, .grayscale, .circle,
                           .crop(PixelRect(x: 3, y: 4, width: 20, height: 10))] {
-            #expect(try processor.process(image).bitmap == processor.process(reference).bitmap, "\(processor.identifier)")
+            try expectSameBytes(processor.process(image).bitmap, processor.process(reference).bitmap, "\(processor.identifier)")
         }
     }
 }

@@ -69,34 +69,32 @@ enum CrashTestHarness {
 extension DataCacheTests {
     /// Writer mode: runs only in the child process the kill -9 test starts.
     @Test(.enabled(if: CrashTestHarness.writerDirectory != nil, "runs only as the child of the kill -9 test"))
-    func crashTestWriterChild() throws {
+    func crashTestWriterChild() async throws {
         let directory = URL(fileURLWithPath: try #require(CrashTestHarness.writerDirectory))
         let cache = try DataCache(directory: directory, sizeLimit: CrashTestHarness.sizeLimit)
-        // In case nobody kills us: 2 minutes from the ready signal (on a starved machine the
-        // parent's short sleep before the kill can last many seconds; it waits up to 60 s for the
-        // signal and its test has a 2-minute limit).
-        var deadline = ContinuousClock.now.advanced(by: .seconds(180))
+        // Writes until killed, or until the parent is gone; ten minutes at most (a hang detector).
+        let parent = getppid()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(600))
         var round: UInt64 = 0
         var signalled = false
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, getppid() == parent {
             round += 1
             for key in 0..<CrashTestHarness.keyCount {
                 cache.store(CrashTestHarness.payload(key: key, round: round), for: CrashTestHarness.cacheKey(key))
-                if key % 3 == 2 { cache.waitForPendingWritesBlocking() }
+                if key % 3 == 2 { await cache.waitForPendingWrites() }
             }
             if !signalled {
-                cache.waitForPendingWritesBlocking()
+                await cache.waitForPendingWrites()
                 _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(CrashTestHarness.readyMarker).path,
                                                contents: Data())
                 signalled = true
-                deadline = ContinuousClock.now.advanced(by: .seconds(120))
             }
         }
     }
 
     @Test(.enabled(if: CrashTestHarness.writerDirectory == nil, "this process is the writer child"),
           .enabled(if: CrashTestHarness.testExecutable != nil, "the test binary cannot be found to re-run it as a child"),
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(10)))
     func killDashNineMidWriteLeavesOnlyIntactEntries() async throws {
         let executable = try #require(CrashTestHarness.testExecutable)
         var temporaryFilesSeen = 0
@@ -116,19 +114,20 @@ extension DataCacheTests {
             child.standardError = FileHandle.nullDevice
             try child.run()
 
-            // Wait until it has entries on disk and is writing more.
+            // Wait until it has entries on disk and is writing more (it writes until killed; the
+            // test's time limit is the hang detector).
             let marker = directory.appendingPathComponent(CrashTestHarness.readyMarker).path
-            let readyBy = ContinuousClock.now.advanced(by: .seconds(60))
-            while !FileManager.default.fileExists(atPath: marker), child.isRunning, ContinuousClock.now < readyBy {
+            while !FileManager.default.fileExists(atPath: marker), child.isRunning {
                 try await Task.sleep(for: .milliseconds(10))
             }
             let ready = FileManager.default.fileExists(atPath: marker)
-            if !ready { kill(child.processIdentifier, SIGKILL) }
             try #require(ready, "the writer child never got going (exit status \(child.isRunning ? -1 : child.terminationStatus))")
+            // Then kill it a little later each attempt, mid-write wherever that lands: whatever
+            // the moment, every entry left must be intact.
             try await Task.sleep(for: .milliseconds(200 + 70 * attempt))
             #expect(child.isRunning, "the writer child stopped before it was killed")
             kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            await FailureModeChild.exited(child)
             #expect(child.terminationReason == .uncaughtSignal)
 
             let before = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

@@ -78,11 +78,11 @@ struct DataCacheTests {
         let payload = cachePattern(count: 100_000, seed: 1)
         cache.store(payload, for: "a")
         // A read right after a store is a hit, written or not.
-        #expect(cache.data(for: "a") == payload)
+        expectSameBytes(cache.data(for: "a"), payload)
         #expect(cache.data(for: "b") == nil)
         await cache.waitForPendingWrites()
         #expect(FileManager.default.fileExists(atPath: cache.fileURL(for: "a").path))
-        #expect(cache.data(for: "a") == payload)
+        expectSameBytes(cache.data(for: "a"), payload)
         #expect(cache.totalSize == entryBytes(in: directory))
         #expect(cache.totalSize == DataCacheEntryFile.fileSize(keyCount: 1, payloadCount: payload.count))
         // Empty data is an entry too.
@@ -93,7 +93,7 @@ struct DataCacheTests {
         let second = cachePattern(count: 5_000, seed: 2)
         cache.store(second, for: "a")
         await cache.waitForPendingWrites()
-        #expect(cache.data(for: "a") == second)
+        expectSameBytes(cache.data(for: "a"), second)
         #expect(cache.count == 2)
         #expect(cache.totalSize == entryBytes(in: directory))
     }
@@ -110,7 +110,7 @@ struct DataCacheTests {
         #expect(reopened.totalSize == first.totalSize)
         #expect(reopened.totalSize == entryBytes(in: directory))
         for (index, key) in keys.enumerated() {
-            #expect(reopened.data(for: key) == cachePattern(count: 1_000 * (index + 1), seed: UInt64(index)))
+            expectSameBytes(reopened.data(for: key), cachePattern(count: 1_000 * (index + 1), seed: UInt64(index)))
         }
     }
 
@@ -180,7 +180,7 @@ struct DataCacheTests {
         for offset in 0..<(DataCacheEntryFile.headerSize + key.utf8.count) {
             cache.store(payload, for: key)
             await cache.waitForPendingWrites()
-            #expect(cache.data(for: key) == payload)
+            expectSameBytes(cache.data(for: key), payload)
             try flipByte(at: offset, in: cache.fileURL(for: key))
             #expect(cache.data(for: key) == nil, "flipped header byte \(offset) went unnoticed")
             #expect(!FileManager.default.fileExists(atPath: cache.fileURL(for: key).path))
@@ -222,7 +222,7 @@ struct DataCacheTests {
         #expect(cache.data(for: "c") == nil)
         #expect(cache.data(for: "d") == nil)
         for key in keys where key != "c" && key != "d" {
-            #expect(cache.data(for: key) == cachePattern(count: payloadSize, seed: UInt64(key.utf8.first!)), "\(key) was evicted")
+            expectSameBytes(cache.data(for: key), cachePattern(count: payloadSize, seed: UInt64(key.utf8.first!)), "\(key) was evicted")
         }
         // Many more than fit: the total never ends over the limit.
         for index in 0..<40 { cache.store(cachePattern(count: payloadSize, seed: UInt64(index)), for: "more-\(index)") }

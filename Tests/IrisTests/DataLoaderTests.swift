@@ -14,28 +14,36 @@ struct DataLoaderTests {
         let png = try HTTPTestImages.png()
         try await withTestServer { server in
             server.serve("/photo.png", data: png, contentType: "image/png")
-            let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: server.url("/photo.png"))))
+            let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/photo.png"))))
             #expect(load.error == nil)
             #expect(load.responseCount == 1)
             #expect(load.status == 200)
             #expect(load.expectedLength == png.count)
             #expect(load.mimeType == "image/png")
-            #expect(load.body == png)
+            expectSameBytes(load.body, png)
             #expect(server.requestCount("/photo.png") == 1)
         }
     }
 
-    @Test("a trickled body arrives in several chunks")
+    @Test("a body sent in pieces arrives in as many chunks, each passed on as it comes")
     func trickledBodyArrivesInPieces() async throws {
         let jpeg = try HTTPTestImages.jpeg()
         let size = jpeg.count / 6 + 1
         try await withTestServer { server in
-            server.serve("/slow.jpg", TestHTTPRoute(body: jpeg, contentType: "image/jpeg",
-                                                    chunkSize: size, chunkPause: .milliseconds(50)))
-            let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: server.url("/slow.jpg"))))
+            // Each piece goes out only once the one before has arrived, so none can merge.
+            server.serve("/slow.jpg", .inPieces(body: jpeg, pieceSize: size, contentType: "image/jpeg"))
+            var released = 0
+            let stream = URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/slow.jpg")))
+            let load = await CollectedLoad.collect(stream) { load in
+                let arrived = load.receivedCount / size
+                if arrived > released {
+                    released = arrived
+                    server.releasePieces("/slow.jpg", through: arrived)
+                }
+            }
             #expect(load.error == nil)
-            #expect(load.body == jpeg)
-            #expect(load.chunks.count >= 3, "got \(load.chunks.count) chunks")
+            expectSameBytes(load.body, jpeg)
+            #expect(load.chunks.count >= 6, "got \(load.chunks.count) chunks")
         }
     }
 
@@ -44,7 +52,7 @@ struct DataLoaderTests {
         try await withTestServer { server in
             server.serve("/status", .error(code))
             let url = server.url("/status")
-            let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: url)))
+            let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: url)))
             #expect(load.imageError == .httpStatus(code: code, url: url))
             #expect(load.chunks.isEmpty)
         }
@@ -56,7 +64,7 @@ struct DataLoaderTests {
             server.serve("/portal", .htmlPage())
             server.serve("/api", data: Data(#"{"error": "no such image", "code": 17, "detail": "try again later please"}"#.utf8),
                          contentType: "application/json")
-            let loader = URLSessionDataLoader()
+            let loader = URLSessionDataLoader(timeout: httpHangTimeout)
             let html = await CollectedLoad.collect(loader.loadData(for: URLRequest(url: server.url("/portal"))))
             #expect(html.imageError == .notAnImage(.html, url: server.url("/portal")))
             #expect(html.chunks.isEmpty)
@@ -75,7 +83,7 @@ struct DataLoaderTests {
         try await withTestServer { server in
             server.serve("/cut.png", TestHTTPRoute(body: png, contentType: "image/png", dropAfterBytes: 1000))
             let url = server.url("/cut.png")
-            let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: url)))
+            let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: url)))
             let expected = ImageError.network(reason: "connection lost after 1,000 of \(png.count.grouped) bytes", url: url)
             #expect(load.imageError == expected, "\(String(describing: load.error))")
         }
@@ -84,7 +92,7 @@ struct DataLoaderTests {
     @Test("a refused connection fails with .network and a readable reason")
     func connectionRefused() async throws {
         let url = try await withTestServer { server in server.url("/photo.png") }
-        let load = await CollectedLoad.collect(URLSessionDataLoader().loadData(for: URLRequest(url: url)))
+        let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: url)))
         guard case .network(let reason, url, _) = load.imageError else {
             Issue.record("expected a network error, got \(String(describing: load.error))")
             return
@@ -97,18 +105,38 @@ struct DataLoaderTests {
         #expect(ImagePipeline.Configuration().dataLoader is URLSessionDataLoader)
     }
 
-    @Test("a server slower than the timeout fails with .network")
+    @Test("a server slower than the timeout fails with .network; one within it loads")
     func timeout() async throws {
         let png = try HTTPTestImages.png()
         try await withTestServer { server in
-            server.serve("/late.png", TestHTTPRoute(body: png, contentType: "image/png", delay: .seconds(6)))
-            let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: 1).loadData(for: URLRequest(url: server.url("/late.png"))))
+            // Both responses are held until the test releases them; the loader's time is a
+            // virtual clock that moves only when the test says.
+            server.serve("/late.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
+            server.serve("/in-time.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
+            let clock = VirtualClock()
+            let loader = URLSessionDataLoader(timeout: 1, clock: clock)
+
+            let inTime = loader.loadData(for: URLRequest(url: server.url("/in-time.png")))
+            let inTimeLoad = Task { await CollectedLoad.collect(inTime) }
+            #expect(await pipelineEventually { server.requestCount("/in-time.png") == 1 })
+            clock.advance(by: .milliseconds(999))
+            server.release("/in-time.png")
+            let loaded = await inTimeLoad.value
+            #expect(loaded.error == nil)
+            expectSameBytes(loaded.body, png)
+
+            let late = loader.loadData(for: URLRequest(url: server.url("/late.png")))
+            let lateLoad = Task { await CollectedLoad.collect(late) }
+            #expect(await pipelineEventually { server.requestCount("/late.png") == 1 })
+            clock.advance(by: .seconds(1))
+            let load = await lateLoad.value
             guard case .network(let reason, let url, _) = load.imageError else {
                 Issue.record("expected a network error, got \(String(describing: load.error))")
                 return
             }
             #expect(url == server.url("/late.png"))
-            #expect(reason.contains("timed out"), "\(reason)")
+            #expect(reason == "timed out waiting for the server (1 s)")
+            #expect(load.imageError?.urlErrorCode == .timedOut)
         }
     }
 
@@ -117,7 +145,7 @@ struct DataLoaderTests {
         let png = try HTTPTestImages.png()
         try await withTestServer { server in
             server.serve("/held.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
-            let loader = URLSessionDataLoader()
+            let loader = URLSessionDataLoader(timeout: httpHangTimeout)
             let url = server.url("/held.png")
             let consumer = Task { await CollectedLoad.collect(loader.loadData(for: URLRequest(url: url))) }
             #expect(await pipelineEventually { server.requestCount("/held.png") == 1 })

@@ -105,7 +105,7 @@ func diskFullScenario(_ disk: some FullDisk) async throws {
 
     cache.store(small, for: "small")
     await cache.waitForPendingWrites()
-    #expect(cache.data(for: "small") == small)
+    expectSameBytes(cache.data(for: "small"), small)
 
     try disk.fill(leaving: headroom)
     var isFull = true
@@ -128,7 +128,7 @@ func diskFullScenario(_ disk: some FullDisk) async throws {
     #expect(cache.totalSize == DataCacheEntryFile.fileSize(keyCount: 5, payloadCount: small.count))
     accountingMatchesDisk()
     #expect(cache.data(for: "big") == nil)
-    #expect(cache.data(for: "small") == small) // what was there is still served
+    expectSameBytes(cache.data(for: "small"), small) // what was there is still served
 
     // An update that does not fit drops the older entry: never a torn one, nor a stale one.
     cache.store(big, for: "small")
@@ -146,7 +146,7 @@ func diskFullScenario(_ disk: some FullDisk) async throws {
     try await withTestServer { server in
         server.serve("/big.png", data: big, contentType: "image/png")
         let memory = MemoryCache()
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: cache,
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
                                                           memoryCache: memory))
         let request = ImageRequest(url: server.url("/big.png"))
         let key = pipeline.dataKey(for: request)
@@ -175,13 +175,13 @@ func diskFullScenario(_ disk: some FullDisk) async throws {
         _ = try await pipeline.image(for: request)
         #expect(server.requestCount("/big.png") == 3)
         await cache.waitForPendingWrites()
-        #expect(cache.data(for: key) == big)
+        expectSameBytes(cache.data(for: key), big)
         memory.removeAll()
         _ = try await pipeline.image(for: request) // from the disk cache
         #expect(server.requestCount("/big.png") == 3)
         cache.store(big, for: "big")
         await cache.waitForPendingWrites()
-        #expect(cache.data(for: "big") == big)
+        expectSameBytes(cache.data(for: "big"), big)
         #expect(cache.count == 2)
         accountingMatchesDisk()
         #expect(await pipelineEventually { pipeline.inFlightCount == 0 }, "left in flight: \(pipeline.inFlight)")
@@ -232,14 +232,14 @@ func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
         server.serve("/a.jpg", data: a, contentType: "image/jpeg")
         server.serve("/b.png", data: b, contentType: "image/png")
         let memory = MemoryCache()
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: cache,
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
                                                           memoryCache: memory))
         let requestA = ImageRequest(url: server.url("/a.jpg"))
         let requestB = ImageRequest(url: server.url("/b.png"))
         let keyA = pipeline.dataKey(for: requestA), keyB = pipeline.dataKey(for: requestB)
         _ = try await pipeline.image(for: requestA)
         await cache.waitForPendingWrites()
-        #expect(cache.data(for: keyA) == a)
+        expectSameBytes(cache.data(for: keyA), a)
         let sizeBefore = cache.totalSize
 
         try readOnly.makeReadOnly()
@@ -270,7 +270,7 @@ func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
         cache.store(b, for: keyA)
         await cache.waitForPendingWrites()
         #expect(cache.totalSize == failureModeEntryBytes(in: directory))
-        #expect(cache.data(for: keyA) == a)
+        expectSameBytes(cache.data(for: keyA), a)
 
         // Writable again: the cache stores as before.
         try readOnly.makeWritable()
@@ -280,13 +280,13 @@ func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
         _ = try await pipeline.image(for: requestB)
         #expect(server.requestCount("/b.png") == 2)
         await cache.waitForPendingWrites()
-        #expect(cache.data(for: "direct") == b)
-        #expect(cache.data(for: keyB) == b)
+        expectSameBytes(cache.data(for: "direct"), b)
+        expectSameBytes(cache.data(for: keyB), b)
         #expect(failureModeTemporaryFiles(in: directory).isEmpty)
         #expect(cache.totalSize == failureModeEntryBytes(in: directory))
         let reopened = try DataCache(directory: directory, sizeLimit: 8 << 20)
         #expect(reopened.totalSize == cache.totalSize)
-        #expect(reopened.data(for: keyA) == a)
+        expectSameBytes(reopened.data(for: keyA), a)
         #expect(await pipelineEventually { pipeline.inFlightCount == 0 }, "left in flight: \(pipeline.inFlight)")
     }
     print("\(FailureModeChild.doneMarker) read-only")
@@ -295,7 +295,7 @@ func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
 @Suite("Failure modes: the disk")
 struct FailureModeDiskTests {
     @Test("disk full while the disk cache writes: no torn entry, accounting kept, pipeline serves, recovers",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(5)))
+          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func diskFullWhileWriting() async throws {
         #if os(Linux)
         let refusal = try await onTmpfs(sizeKiB: 256) { mount in
@@ -322,7 +322,7 @@ struct FailureModeDiskTests {
     }
 
     @Test("the cache directory made read-only while the app runs: writes fail cleanly, reads and the pipeline go on",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(5)))
+          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func cacheDirectoryMadeReadOnly() async throws {
         if getuid() != 0 {
             let root = failureModeDirectory("read-only")
@@ -367,7 +367,7 @@ struct FailureModeDiskTests {
     }
 
     @Test("the cache directory deleted while the app runs: misses, then the next write makes it again",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(5)))
+          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func cacheDirectoryDeleted() async throws {
         let root = failureModeDirectory("deleted")
         let directory = root.appendingPathComponent("cache")
@@ -381,7 +381,7 @@ struct FailureModeDiskTests {
             server.serve("/b.png", data: b, contentType: "image/png")
             server.serve("/c.jpg", data: c, contentType: "image/jpeg")
             let memory = MemoryCache()
-            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: cache,
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
                                                               memoryCache: memory))
             let requestA = ImageRequest(url: server.url("/a.jpg")), requestB = ImageRequest(url: server.url("/b.png"))
             let keyA = pipeline.dataKey(for: requestA), keyB = pipeline.dataKey(for: requestB)
@@ -400,13 +400,13 @@ struct FailureModeDiskTests {
             // Its write made the directory again; what went with the old one is forgotten.
             await cache.waitForPendingWrites()
             #expect(FileManager.default.fileExists(atPath: directory.path))
-            #expect(cache.data(for: keyA) == a)
+            expectSameBytes(cache.data(for: keyA), a)
             #expect(cache.count == 1)
             #expect(cache.totalSize == failureModeEntryBytes(in: directory))
             #expect(cache.data(for: keyB) == nil)
             _ = try await pipeline.image(for: ImageRequest(url: server.url("/b.png"), cachePolicy: .reloadIgnoringCache))
             await cache.waitForPendingWrites()
-            #expect(cache.data(for: keyB) == b)
+            expectSameBytes(cache.data(for: keyB), b)
 
             // Deleted while writes are under way: every read is a miss or the whole entry.
             let payloads = (0..<40).map { cachePattern(count: 2048 + 97 * $0, seed: UInt64($0)) }

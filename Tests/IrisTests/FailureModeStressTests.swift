@@ -53,7 +53,7 @@ private final class WeakTasks: Sendable {
 @Suite("Failure modes: stress")
 struct FailureModeStressTests {
     @Test("10,000 requests with seeded random cancellation under a small memory cache: every one answered, nothing left",
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(10)))
     func tenThousandRequestsWithRandomCancellation() async throws {
         let requestCount = 10_000
         let sourceCount = 400
@@ -114,7 +114,7 @@ struct FailureModeStressTests {
             let directory = failureModeDirectory("stress-cache")
             defer { try? FileManager.default.removeItem(at: directory) }
             let disk = try DataCache(directory: directory, sizeLimit: 128 * 1024)
-            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 60), dataCache: disk,
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: disk,
                                                               memoryCache: memory))
             let weakTasks = WeakTasks()
             let started = ContinuousClock.now
@@ -227,7 +227,8 @@ struct FailureModeStressTests {
             for source in sources where source.url != nil {
                 guard let data = disk.data(for: pipeline.dataKey(for: source.request(nil, .normal))) else { continue }
                 onDisk += 1
-                #expect(source.kind != .missing && data == source.served, "source \(source.index) (\(source.kind)): \(data.count) bytes on disk")
+                #expect(source.kind != .missing, "source \(source.index) (missing): \(data.count) bytes on disk")
+                expectSameBytes(data, source.served ?? Data(), "source \(source.index) (\(source.kind)) on disk")
             }
             #expect(onDisk > 0 && onDisk < sources.filter { $0.url != nil }.count, "\(onDisk) entries on disk")
             print("stress: \(requestCount) requests in \(elapsed): \(images) images, \(expectedErrors) expected errors, "

@@ -123,7 +123,7 @@ struct PNGCodecTests {
         let data = try PNGEncoder().encode(photo, options: EncodeOptions())
         let decoded = try decodeFull(data)
         #expect(decoded.format == photo.format)
-        #expect(decoded == photo)
+        expectSameBytes(decoded, photo)
         if format == .rgba8 { #expect(!decoded.isOpaque) }
     }
 

@@ -20,7 +20,7 @@ struct PipelineAPITests {
         try await withTestServer { server in
             server.serve("/a.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
             let pipeline = ImagePipeline {
-                $0.dataLoader = URLSessionDataLoader(timeout: 30)
+                $0.dataLoader = URLSessionDataLoader(timeout: httpHangTimeout)
                 $0.dataCache = try? DataCache(directory: directory, synchronizesWrites: true)
             }
             let request = ImageRequest(url: server.url("/a.png"))
@@ -31,7 +31,8 @@ struct PipelineAPITests {
             let shared = try await data.value
             let decoded = try await image.image
             let fromDisk = try await pipeline.data(for: request)
-            #expect(shared == png && fromDisk == png)
+            expectSameBytes(shared, png, "shared")
+            expectSameBytes(fromDisk, png, "from disk")
             #expect(decoded.bitmap.size == PixelSize(width: 64, height: 48))
             #expect(server.requestCount("/a.png") == 1)                 // shared, then from disk
         }
@@ -40,9 +41,12 @@ struct PipelineAPITests {
     @Test("data(for:) cancelled throws cancelled; a failing source keeps its error")
     func originalDataErrors() async throws {
         let gate = PipelineGate()
+        let started = PipelineCounter()
         let pipeline = ImagePipeline(configuration: .init())
-        let waiting = Task { try await pipeline.data(for: ImageRequest(source: .data(id: "held") { await gate.wait(); return Data() })) }
-        try await Task.sleep(for: .milliseconds(50))
+        let waiting = Task {
+            try await pipeline.data(for: ImageRequest(source: .data(id: "held") { started.increment(); await gate.wait(); return Data() }))
+        }
+        #expect(await pipelineEventually { started.count == 1 })   // the load is under way
         waiting.cancel()
         await #expect(throws: ImageError.cancelled) { try await waiting.value }
         gate.open()
@@ -65,8 +69,8 @@ struct PipelineAPITests {
         pipeline.cache.store(image, for: request)
         let png = try Self.png()
         pipeline.cache.storeData(png, for: request)
-        #expect(pipeline.cache.image(for: request)?.bitmap == image.bitmap)
-        #expect(pipeline.cache.data(for: request) == png)
+        expectSameBytes(pipeline.cache.image(for: request)?.bitmap, image.bitmap)
+        expectSameBytes(pipeline.cache.data(for: request), png)
         #expect(pipeline.cache.contains(request, in: .memory) && pipeline.cache.contains(request, in: .disk))
         pipeline.cache.remove(request, from: .memory)
         #expect(!pipeline.cache.contains(request, in: .memory) && pipeline.cache.contains(request, in: .disk))
@@ -106,7 +110,7 @@ struct PipelineAPITests {
         prefetcher.startPrefetching(with: [ImageRequest(source: .data(id: "held") { await gate.wait(); return try Self.png() })])
         #expect(prefetcher.activeCount == 1)
         let waiting = Task { await prefetcher.waitUntilFinished() }
-        try await Task.sleep(for: .milliseconds(30))
+        #expect(await pipelineEventually { prefetcher.waiterCount == 1 })   // waiting before the stop
         prefetcher.stopPrefetching()
         await waiting.value
         #expect(prefetcher.activeCount == 0)
@@ -119,7 +123,7 @@ extension PipelineAPITests {
 
     @Test("errors keep their cause: the data closure's own error and the loader's URLError code")
     func causes() async throws {
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30)))
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout)))
         do {
             _ = try await pipeline.image(for: ImageRequest(source: .data(id: "x") { throw LibraryError(asset: 42) }))
             Issue.record("a throwing closure loaded")

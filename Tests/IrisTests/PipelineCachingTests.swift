@@ -20,11 +20,11 @@ extension PipelineTests {
             #expect(memory.count == 1)
 
             let cached = try #require(pipeline.cachedImage(for: request))
-            #expect(cached.bitmap == first.bitmap)
+            expectSameBytes(cached.bitmap, first.bitmap)
             let task = pipeline.task(for: request)
             #expect(task.result != nil)   // already done: no suspension, no placeholder
             let second = try await task.image
-            #expect(second.bitmap == first.bitmap)
+            expectSameBytes(second.bitmap, first.bitmap)
             #expect(loader.loadCount == 1)
             #expect(decoder.decodeCount == 1)
 
@@ -116,7 +116,7 @@ extension PipelineTests {
             #expect(plain.data == nil)
             let kept = try await pipeline.image(for: ImageRequest(source: .data(id: "k") { payload },
                                                                   options: .init(keepsData: true)))
-            #expect(kept.data == payload)
+            expectSameBytes(kept.data, payload)
         }
     }
 }

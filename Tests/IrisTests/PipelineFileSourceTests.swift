@@ -55,7 +55,6 @@ struct PipelineFileSourceTests {
         let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
         let image = try await pipeline.image(for: ImageRequest(url: url, targetSize: CGSize(width: 100, height: 100)))
         sampling.withLock { $0 = false }
-        try await Task.sleep(for: .milliseconds(20))
 
         #expect(image.bitmap.size == PixelSize(width: 100, height: 100))
         #expect(image.format == .png)

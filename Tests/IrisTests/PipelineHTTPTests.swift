@@ -10,7 +10,7 @@ extension PipelineTests {
     struct OverHTTP {
         static func pipeline(decodes: PipelineCounter = PipelineCounter(), maxConcurrentDownloads: Int = 6,
                              memoryCache: (any ImageCaching)? = nil, dataCache: (any DataCaching)? = nil) -> ImagePipeline {
-            ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: dataCache,
+            ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: dataCache,
                                                memoryCache: memoryCache,
                                                decoders: HTTPCountingDecoder.standard(counting: decodes),
                                                maxConcurrentDownloads: maxConcurrentDownloads))
@@ -81,7 +81,7 @@ extension PipelineTests {
                 }
                 server.release("/photo.png")
                 let image = try await tasks.last!.image
-                #expect(image.bitmap.converted(to: .rgba8) == HTTPTestImages.source.converted(to: .rgba8))
+                expectSameBytes(image.bitmap.converted(to: .rgba8), HTTPTestImages.source.converted(to: .rgba8))
                 #expect(server.totalRequestCount == 1)
                 #expect(server.cancelledRequestCount == 0)
             }
@@ -146,7 +146,7 @@ extension PipelineTests {
                 let url = server.url("/photo.png")
                 let first = try await pipeline.image(for: url)
                 let second = try await pipeline.image(for: url)
-                #expect(second.bitmap == first.bitmap)
+                expectSameBytes(second.bitmap, first.bitmap)
                 #expect(server.totalRequestCount == 1)
             }
         }
@@ -167,7 +167,7 @@ extension PipelineTests {
                 let decodes = PipelineCounter()
                 let restarted = Self.pipeline(decodes: decodes, dataCache: try DataCache(directory: directory))
                 let second = try await restarted.image(for: url)
-                #expect(second.bitmap == first.bitmap)
+                expectSameBytes(second.bitmap, first.bitmap)
                 #expect(decodes.count == 1)
                 #expect(server.totalRequestCount == 1)
             }

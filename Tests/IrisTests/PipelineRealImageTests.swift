@@ -27,7 +27,7 @@ extension PipelineTests {
 
             let full = try await pipeline.image(for: url)
             #expect(full.format == .png)
-            #expect(full.bitmap.converted(to: .rgba8) == Self.source.converted(to: .rgba8))
+            expectSameBytes(full.bitmap.converted(to: .rgba8), Self.source.converted(to: .rgba8))
 
             let thumbnail = try await pipeline.image(for: ImageRequest(url: url, targetSize: CGSize(width: 50, height: 50), scale: 2))
             #expect(thumbnail.bitmap.size == PixelSize(width: 100, height: 75))
@@ -53,8 +53,8 @@ extension PipelineTests {
             var expected = try ImageDecoderRegistry.standard.decode(png, options: DecodeOptions(target: request.decodeTarget))
             for processor in processors { expected = try processor.process(expected) }
             #expect(image.bitmap.size == PixelSize(width: 60, height: 40))
-            #expect(image.bitmap == expected.bitmap)
-            #expect(pipeline.cachedImage(for: request)?.bitmap == expected.bitmap)
+            expectSameBytes(image.bitmap, expected.bitmap)
+            expectSameBytes(pipeline.cachedImage(for: request)?.bitmap, expected.bitmap)
         }
 
         @Test("a truncated PNG fails with a decoding error, not a crash")

@@ -13,9 +13,15 @@ struct PipelineResumeTests {
                                   options: EncodeOptions())) ?? Data()
     }()
 
-    static func trickled(_ body: Data, etag: String = "\"v1\"") -> TestHTTPRoute {
-        TestHTTPRoute(body: body, contentType: "image/png", chunkSize: 8192, chunkPause: .milliseconds(15),
-                      etag: etag, ranges: .bytes)
+    /// `body` with a validator and ranges, in 8 KiB pieces the test releases
+    /// (``TestHTTPServer/releasePieces(_:through:)``).
+    static func inPieces(_ body: Data, etag: String = "\"v1\"") -> TestHTTPRoute {
+        .inPieces(body: body, pieceSize: 8192, contentType: "image/png", etag: etag, ranges: .bytes)
+    }
+
+    /// `body` at once, with a validator and ranges.
+    static func whole(_ body: Data, etag: String = "\"v1\"") -> TestHTTPRoute {
+        TestHTTPRoute(body: body, contentType: "image/png", etag: etag, ranges: .bytes)
     }
 
     /// The first `bytes` of `body` at once (announcing all of it, with the same validator), then
@@ -26,7 +32,7 @@ struct PipelineResumeTests {
     }
 
     static func pipeline(store: ResumableDataStore = ResumableDataStore(), dataCache: (any DataCaching)? = nil) -> ImagePipeline {
-        ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), dataCache: dataCache,
+        ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: dataCache,
                                            resumableData: store))
     }
 
@@ -54,17 +60,21 @@ struct PipelineResumeTests {
             #expect(await pipelineEventually { store.byteCount > 0 })
             let kept = store.byteCount
             #expect(kept >= cancelledAt && kept < Self.png.count)
-            server.serve("/photo.png", Self.trickled(Self.png))
+            let rest = Self.inPieces(Self.png)
+            server.serve("/photo.png", rest)
 
+            // The rest comes in pieces, the second only once the test has seen the first progress.
             let resumed = pipeline.task(for: request)
-            let firstBytes = Task { () -> Int? in
-                for await progress in resumed.progress where progress.completed > 0 { return progress.completed }
-                return nil
+            var firstBytes: Int?
+            for await progress in resumed.progress where progress.completed > 0 {
+                firstBytes = progress.completed
+                break
             }
+            server.releasePieces("/photo.png", through: rest.pieceCount)
             let image = try await resumed.image
-            #expect(CRC32.checksum(image.data ?? Data()) == CRC32.checksum(Self.png))
-            #expect(image.bitmap == (try ImageDecoderRegistry.standard.decode(Self.png)).bitmap)
-            #expect(await firstBytes.value == kept)                        // progress continues from N
+            expectSameBytes(image.data, Self.png)
+            expectSameBytes(image.bitmap, (try ImageDecoderRegistry.standard.decode(Self.png)).bitmap)
+            #expect(firstBytes == kept)                                    // progress continues from N
             #expect(server.requests("/photo.png").map(\.rangeStart) == [nil, kept])
             #expect(store.byteCount == 0)
         }
@@ -73,22 +83,31 @@ struct PipelineResumeTests {
     @Test("a coalesced download goes on while one subscriber stays; once both cancel it is kept and resumed")
     func coalesced() async throws {
         try await withTestServer { server in
-            server.serve("/photo.png", Self.stalled(Self.png, at: Self.png.count / 2))
+            // A quarter at once, the second quarter when the test releases it, then a stall.
+            let quarter = Self.png.count / 4
+            server.serve("/photo.png", TestHTTPRoute(body: Self.png.prefix(2 * quarter), contentType: "image/png", chunkSize: quarter,
+                                                     piecesOnRelease: true, etag: "\"v1\"", ranges: .bytes, bodyEnd: .stall,
+                                                     contentLength: .announced(Self.png.count)))
             let store = ResumableDataStore()
             let pipeline = Self.pipeline(store: store)
             let request = ImageRequest(url: server.url("/photo.png"))
             let first = pipeline.task(for: request)
             let second = pipeline.task(for: request)
-            _ = await Self.cancel(first, after: Self.png.count / 4)
-            try await Task.sleep(for: .milliseconds(60))
-            #expect(server.cancelledRequestCount("/photo.png") == 0)       // the second still wants it
-            #expect(store.byteCount == 0)
-            _ = await Self.cancel(second, after: Self.png.count / 2)
-            #expect(await pipelineEventually { store.byteCount >= Self.png.count / 2 })
-            server.serve("/photo.png", Self.trickled(Self.png))
+            _ = await Self.cancel(first, after: quarter)
+            // The second quarter, released after the first task left, reaches the second task
+            // through the same request: the download went on.
+            server.releasePieces("/photo.png", through: 1)
+            #expect(await progress(of: second, reaches: 2 * quarter))
+            #expect(server.requests("/photo.png").count == 1)
+            #expect(server.cancelledRequestCount("/photo.png") == 0)
+            #expect(store.byteCount == 0)                                  // nothing kept while the second wants it
+            second.cancel()
+            #expect(await pipelineEventually { store.byteCount >= 2 * quarter })
+            #expect(await pipelineEventually { server.cancelledRequestCount("/photo.png") == 1 })
+            server.serve("/photo.png", Self.whole(Self.png))
             _ = try await pipeline.task(for: request).image
             #expect(server.requests("/photo.png").count == 2)
-            #expect((server.requests("/photo.png").last?.rangeStart ?? 0) >= Self.png.count / 2)
+            #expect((server.requests("/photo.png").last?.rangeStart ?? 0) >= 2 * quarter)
         }
     }
 
@@ -111,10 +130,10 @@ struct PipelineResumeTests {
             #expect(await pipelineEventually { store.keys == [server.url("/b.png").absoluteString] })   // a went
             #expect(store.byteCount <= store.byteLimit)
 
-            server.serve("/b.png", Self.trickled(Self.png, etag: "\"b\""))
+            server.serve("/b.png", Self.whole(Self.png, etag: "\"b\""))
             _ = try await pipeline.task(for: ImageRequest(url: server.url("/b.png"))).image
             await cache.waitForPendingWrites()
-            #expect(cache.data(for: server.url("/b.png").absoluteString) == Self.png)
+            expectSameBytes(cache.data(for: server.url("/b.png").absoluteString), Self.png)
         }
     }
 }

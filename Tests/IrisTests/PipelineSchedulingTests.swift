@@ -115,13 +115,18 @@ extension PipelineTests {
             let queue = WorkQueue(maxConcurrent: 2)
             let current = PipelinePeak()
             let peak = PipelinePeak()
+            let gate = PipelineGate()
             for _ in 0..<20 {
                 queue.enqueue(priority: .normal) {
                     peak.record(current.add(1))
-                    try? await Task.sleep(for: .milliseconds(1))
+                    await gate.wait()
                     _ = current.add(-1)
                 }
             }
+            // Two jobs run and hold; the other 18 wait their turn, however long.
+            #expect(await pipelineEventually { current.value == 2 })
+            #expect(queue.runningCount == 2 && queue.queuedCount == 18)
+            gate.open()
             #expect(await pipelineEventually { queue.runningCount == 0 && queue.queuedCount == 0 })
             #expect(peak.value == 2)
         }

@@ -23,7 +23,7 @@ extension PipelineTests {
                         cancelAfter: cancels ? Int.random(in: -1...5, using: &generator) : nil,
                         reprioritise: Bool.random(using: &generator))
             }
-            let finished = await pipelineWithTimeout(.seconds(60)) {
+            let finished = await pipelineWithTimeout(.seconds(600)) {      // a hang detector
                 await withTaskGroup(of: Void.self) { group in
                     for plan in plans {
                         let payload = payloads[plan.key]

@@ -69,7 +69,7 @@ struct PixelFormatTests {
             let keepsAlpha = target.hasAlpha || !source.hasAlpha
             let back = input.converted(to: target).converted(to: source)
             if keepsColour && keepsAlpha {
-                #expect(back == input, "\(source) → \(target) → \(source)")
+                expectSameBytes(back, input, "\(source) → \(target) → \(source)")
             } else {
                 // What is lost stays lost and nothing else changes; what the lossy format held
                 // survives the way back.
@@ -81,7 +81,7 @@ struct PixelFormatTests {
                     }
                 }
                 #expect(wrong == 0, "\(source) → \(target) → \(source): \(wrong) pixels wrong")
-                #expect(back.converted(to: target) == input.converted(to: target), "\(source) → \(target) twice")
+                expectSameBytes(back.converted(to: target), input.converted(to: target), "\(source) → \(target) twice")
             }
         }
     }
@@ -125,7 +125,7 @@ struct PixelFormatTests {
         for alpha in [false, true] {
             let rgb = SampleImages.photo(width: 30, height: 20, seed: 5, format: alpha ? .rgba8 : .rgbx8, alpha: alpha)
             let bgr = SampleImages.photo(width: 30, height: 20, seed: 5, format: alpha ? .bgra8 : .bgrx8, alpha: alpha)
-            #expect(bgr == rgb.converted(to: bgr.format))
+            expectSameBytes(bgr, rgb.converted(to: bgr.format))
         }
     }
 }

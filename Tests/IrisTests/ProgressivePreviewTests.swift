@@ -4,26 +4,39 @@ import IrisTestServer
 import Testing
 @testable import Iris
 
-/// Progressive JPEG previews while the body trickles in from a loopback server.
+/// Progressive JPEG previews while the body comes in pieces from a loopback server, each piece
+/// released by the test.
 @Suite("Progressive previews")
 struct ProgressivePreviewTests {
     static let photo = SampleImages.photo(width: 640, height: 480, seed: 31)
 
-    /// Loads `data` trickled in 4 KiB pieces, collecting the task's previews.
+    /// Loads `data` in 4 KiB pieces, collecting the task's previews. When the data is a
+    /// progressive JPEG, the body stops after the piece that completes its first scan until a
+    /// preview has come, then the rest goes: the first preview is always of the first scan,
+    /// however fast or slow the machine.
     private func load(_ data: Data, progressive: Bool) async throws -> (previews: [LoadedImage], final: LoadedImage) {
         try await withTestServer { server in
-            server.serve("/photo.jpg", TestHTTPRoute(body: data, contentType: "image/jpeg", chunkSize: 4096,
-                                                     chunkPause: .milliseconds(15)))
-            let pipeline = ImagePipeline(configuration: .init(isProgressiveDecodingEnabled: progressive))
+            let route = TestHTTPRoute.inPieces(body: data, pieceSize: 4096, contentType: "image/jpeg")
+            server.serve("/photo.jpg", route)
+            var scans = JPEGScanCounter()
+            let firstScanPiece = (0..<route.pieceCount).first { piece in
+                scans.append(data[(piece * 4096)..<min((piece + 1) * 4096, data.count)])
+            }
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout),
+                                                              isProgressiveDecodingEnabled: progressive))
             let task = pipeline.task(for: ImageRequest(url: server.url("/photo.jpg"), targetSize: CGSize(width: 160, height: 160),
                                                        processors: [.grayscale]))
-            let collector = Task { () -> [LoadedImage] in
-                var previews: [LoadedImage] = []
-                for await preview in task.previews { previews.append(preview) }
-                return previews
+            if progressive, let firstScanPiece {
+                server.releasePieces("/photo.jpg", through: firstScanPiece)
+            } else {
+                server.releasePieces("/photo.jpg", through: route.pieceCount - 1)
             }
-            let final = try await task.image
-            return (await collector.value, final)
+            var previews: [LoadedImage] = []
+            for await preview in task.previews {
+                previews.append(preview)
+                if previews.count == 1 { server.releasePieces("/photo.jpg", through: route.pieceCount - 1) }
+            }
+            return (previews, try await task.image)
         }
     }
 

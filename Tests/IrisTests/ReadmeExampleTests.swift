@@ -18,6 +18,6 @@ struct ReadmeExampleTests {
         // 400×300 fits 128×128 as 128×96; the circle is cut from the centred 96×96 square.
         #expect(image.bitmap.size == PixelSize(width: 96, height: 96))
         #expect(image.bitmap.rgba(x: 0, y: 0).a == 0)          // outside the circle
-        #expect(pipeline.cachedImage(for: request)?.bitmap == image.bitmap)
+        expectSameBytes(pipeline.cachedImage(for: request)?.bitmap, image.bitmap)
     }
 }

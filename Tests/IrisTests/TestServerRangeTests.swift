@@ -16,7 +16,7 @@ struct TestServerRangeTests {
         var request = URLRequest(url: server.url("/file"))
         request.setValue(range, forHTTPHeaderField: "Range")
         request.setValue(ifRange, forHTTPHeaderField: "If-Range")
-        return await CollectedLoad.collect(URLSessionDataLoader(timeout: 30).loadData(for: request))
+        return await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: request))
     }
 
     @Test("a matching If-Range gets 206 and the rest; another validator gets 200 and the whole body")
@@ -25,10 +25,10 @@ struct TestServerRangeTests {
             server.serve("/file", TestHTTPRoute(body: Self.body, etag: "\"v1\"", ranges: .bytes))
             let rest = await load(server, range: "bytes=1000-", ifRange: "\"v1\"")
             #expect(rest.status == 206, "\(String(describing: rest.error))")
-            #expect(rest.body == Self.body.suffix(from: 1000))
+            expectSameBytes(rest.body, Self.body.suffix(from: 1000))
             let whole = await load(server, range: "bytes=1000-", ifRange: "\"v0\"")
             #expect(whole.status == 200)
-            #expect(whole.body == Self.body)
+            expectSameBytes(whole.body, Self.body)
             #expect(server.requests("/file").map(\.rangeStart) == [1000, 1000])
             #expect(server.requests("/file").map(\.ifRange) == ["\"v1\"", "\"v0\""])
         }
@@ -39,7 +39,8 @@ struct TestServerRangeTests {
         try await withTestServer { server in
             server.serve("/file", TestHTTPRoute(body: Self.body, etag: "\"v1\"", ranges: .advertisedButIgnored))
             let ignored = await load(server, range: "bytes=1000-", ifRange: "\"v1\"")
-            #expect(ignored.status == 200 && ignored.body == Self.body)
+            #expect(ignored.status == 200)
+            expectSameBytes(ignored.body, Self.body)
             server.serve("/file", TestHTTPRoute(body: Self.body, etag: "\"v1\"", ranges: .unsatisfiable))
             let refused = await load(server, range: "bytes=1000-", ifRange: "\"v1\"")
             #expect(refused.imageError == .httpStatus(code: 416, url: server.url("/file")))

@@ -205,7 +205,9 @@ public final class DataCache: DataCaching, Sendable {
     }
 
     /// The same wait, blocking the calling thread: for code that cannot suspend. Do not call it
-    /// from the cache's own queue (there is no way to get there from outside).
+    /// from the cache's own queue (there is no way to get there from outside), nor from async
+    /// code, where it would hold one of the cooperative pool's few threads (the compiler says so).
+    @available(*, noasync, message: "blocks a cooperative thread; use await waitForPendingWrites()")
     public func waitForPendingWritesBlocking() {
         queue.sync {}
     }

@@ -66,6 +66,13 @@ public final class Animation: Sendable {
         }
     }
 
+    /// Whether frames are being composed ahead right now (never for in-memory frames): the
+    /// buffer has settled once this is false.
+    var isReadingAhead: Bool {
+        if case let .lazy(buffer) = storage { return buffer.isWorking }
+        return false
+    }
+
     /// The composed frame `index` (in `0..<frameCount`) at ``frameSize``.
     ///
     /// In order it is usually ready (decoded ahead); going back restarts the composition at the

@@ -35,6 +35,10 @@ final class AnimationFrameBuffer: Sendable {
         state.withLock { s in s.frames.values.reduce(s.workingBytes) { $0 + $1.cost } } + source.encodedByteCount
     }
 
+    /// Whether the worker is composing frames (ahead, or for a waiter); once it is not, the
+    /// buffer holds what it will hold until the next request.
+    var isWorking: Bool { state.withLock { $0.isWorking } }
+
     /// Frame `index`, from the buffer or decoded for this call.
     func frame(at index: Int) async throws(ImageError) -> Bitmap {
         let ready: Result<Bitmap, ImageError>? = state.withLock { s in

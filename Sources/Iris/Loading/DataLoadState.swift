@@ -22,22 +22,26 @@ struct DataLoadState {
     var expectedLength: Int?
     /// Whether the response (status and headers) has arrived.
     var hasResponse = false
-    /// When the response or the last piece of the body arrived (or the load started).
-    private(set) var lastActivity = DispatchTime.now()
+    /// The clock the idle timeout runs on.
+    let clock: LoadClock
+    /// When (on ``clock``) the response or the last piece of the body arrived (or the load started).
+    private(set) var lastActivity: Duration
     /// The session task, cancelled when the watchdog ends the load.
     var task: URLSessionTask?
     /// Ends the load after ``timeout`` seconds without activity (see
     /// ``URLSessionDataLoaderDelegate``); cancelled when the load ends.
-    var watchdog: (any DispatchSourceTimer)?
+    var watchdog: Task<Void, Never>?
     private(set) var receivedLength = 0
     private var head = Data()
     private var isChecked = false
 
-    init(url: URL?, timeout: TimeInterval? = nil, byteLimit: Int? = nil,
+    init(url: URL?, timeout: TimeInterval? = nil, clock: LoadClock = .continuous, byteLimit: Int? = nil,
          continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
          resume: ResumeAttempt? = nil, onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
         self.url = url
         self.timeout = timeout
+        self.clock = clock
+        lastActivity = clock.now()
         self.byteLimit = byteLimit
         self.continuation = continuation
         self.resume = resume
@@ -58,13 +62,13 @@ struct DataLoadState {
 
     /// Notes that something arrived: the watchdog starts counting again.
     mutating func noteActivity() {
-        lastActivity = DispatchTime.now()
+        lastActivity = clock.now()
     }
 
-    /// When the load times out unless something arrives first.
-    var idleDeadline: DispatchTime? {
+    /// When (on ``clock``) the load times out unless something arrives first.
+    var idleDeadline: Duration? {
         guard let timeout, timeout > 0, timeout.isFinite else { return nil }
-        return lastActivity + timeout
+        return lastActivity + .seconds(timeout)
     }
 
     /// Takes the next piece of the body.

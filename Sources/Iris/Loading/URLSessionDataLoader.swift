@@ -27,6 +27,7 @@ public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLo
 
     private let session: URLSession
     private let delegate: URLSessionDataLoaderDelegate
+    private let clock: LoadClock
 
     /// Makes a loader with its own session.
     ///
@@ -39,9 +40,19 @@ public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLo
     ///     ``ImageError/network(reason:url:)``, its `urlErrorCode` `.timedOut`. Fractions of a
     ///     second count, on Linux too (the loader times loads itself). Also lowers a request's
     ///     own `timeoutInterval`.
-    public init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {
+    public convenience init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {
+        self.init(configuration: configuration, timeout: timeout, clock: .continuous)
+    }
+
+    /// A loader whose timeouts run on `clock` (a test's clock, which it moves itself).
+    convenience init<C: Clock>(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60, clock: C)
+        where C.Duration == Duration {
+        self.init(configuration: configuration, timeout: timeout, clock: LoadClock(clock))
+    }
+
+    private init(configuration: URLSessionConfiguration, timeout: TimeInterval, clock: LoadClock) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-        configuration.timeoutIntervalForRequest = Self.backstop(for: timeout)
+        configuration.timeoutIntervalForRequest = Self.backstop(for: timeout, clock: clock)
         #if canImport(FoundationNetworking)
         // swift-corelibs-foundation looks a task up in the URLCache on a background queue; a
         // cancel landing meanwhile reaches a task already gone from the session's registry and
@@ -51,16 +62,19 @@ public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLo
         configuration.urlCache = nil
         #endif
         self.timeout = timeout
-        delegate = URLSessionDataLoaderDelegate()
+        self.clock = clock
+        delegate = URLSessionDataLoaderDelegate(clock: clock)
         // A nil delegate queue is a serial one: each task's events arrive in order.
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     /// The session's own timeout: a second above `timeout`, rounded up to whole seconds
     /// (swift-corelibs-foundation drops the fraction, and would make 0.5 s zero), so the
-    /// delegate's exact watchdog acts first.
-    private static func backstop(for timeout: TimeInterval) -> TimeInterval {
+    /// delegate's exact watchdog acts first. When the watchdog runs on a clock other than real
+    /// time (a test's), the session's timeout is only a hang detector: an hour.
+    static func backstop(for timeout: TimeInterval, clock: LoadClock) -> TimeInterval {
         guard timeout > 0, timeout.isFinite else { return timeout }
+        guard clock.isWallClock else { return 3600 }
         return timeout.rounded(.up) + 1
     }
 
@@ -100,7 +114,7 @@ public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLo
         var sent = request
         let idleTimeout = min(request.timeoutInterval, timeout)
         // The delegate's watchdog times the load out; the session's timer is only a backstop.
-        sent.timeoutInterval = Self.backstop(for: idleTimeout)
+        sent.timeoutInterval = Self.backstop(for: idleTimeout, clock: clock)
         let partial = (request.httpMethod ?? "GET") == "GET" ? partial : nil
         if let partial { sent = partial.resumeRequest(sent) }
         let task = session.dataTask(with: sent)

@@ -10,12 +10,16 @@ import FoundationNetworking
 /// response and each piece of the body) rather than trusting the session's: swift-corelibs-
 /// foundation truncates `timeoutInterval` to whole seconds, so a 0.5 s timeout fails every
 /// request at once and 1.9 s acts as 1 s. The session's own timeout stays as a backstop, set
-/// above this one.
+/// above this one. The watchdog runs on the loader's ``LoadClock`` (real time, or a test's).
 final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Sendable {
     typealias Continuation = AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
 
     private let loads = LockedState<[Int: DataLoadState]>([:])
-    private let watchdogQueue = DispatchQueue(label: "Iris.URLSessionDataLoader.watchdog")
+    private let clock: LoadClock
+
+    init(clock: LoadClock = .continuous) {
+        self.clock = clock
+    }
 
     /// Routes `task`'s events to `continuation` from now on; with a `timeout`, ends the load with
     /// a timed-out error once that many seconds pass without a response or body. Call before
@@ -24,39 +28,38 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
                   continuation: Continuation, resume: ResumeAttempt? = nil,
                   onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
         let id = task.taskIdentifier
-        var load = DataLoadState(url: url, timeout: timeout, byteLimit: byteLimit, continuation: continuation, resume: resume,
-                                 onValidator: onValidator)
+        var load = DataLoadState(url: url, timeout: timeout, clock: clock, byteLimit: byteLimit, continuation: continuation,
+                                 resume: resume, onValidator: onValidator)
         load.task = task
-        var watchdog: (any DispatchSourceTimer)?
-        if let deadline = load.idleDeadline {
-            let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
-            timer.setEventHandler { [weak self] in self?.checkIdle(id) }
-            timer.schedule(deadline: deadline)
-            load.watchdog = timer
-            watchdog = timer
-        }
         loads.withLock { loads in
+            // Started once stored, so it always finds its load.
+            if let deadline = load.idleDeadline {
+                load.watchdog = Task { [weak self, clock] in
+                    var deadline = deadline
+                    while true {
+                        do { try await clock.sleep(deadline) } catch { return } // cancelled: the load ended
+                        guard let next = self?.checkIdle(id) else { return }
+                        deadline = next
+                    }
+                }
+            }
             loads[id] = load
-            // Activated once stored, so it always finds its load; a source must not be released
-            // before it is activated.
-            watchdog?.activate()
         }
     }
 
-    /// The watchdog of load `id` fired: ends the load if nothing arrived for its timeout, else
-    /// waits again until the new deadline.
-    private func checkIdle(_ id: Int) {
-        let expired = loads.withLock { loads -> DataLoadState? in
-            guard let load = loads[id], let deadline = load.idleDeadline else { return nil }
-            if DispatchTime.now() < deadline {
-                load.watchdog?.schedule(deadline: deadline)
-                return nil
-            }
-            return remove(id, from: &loads)
+    /// The watchdog of load `id` woke: ends the load if nothing arrived for its timeout and
+    /// returns nil, else returns the new deadline to wait for.
+    private func checkIdle(_ id: Int) -> Duration? {
+        let (expired, next) = loads.withLock { loads -> (DataLoadState?, Duration?) in
+            guard let load = loads[id], let deadline = load.idleDeadline else { return (nil, nil) }
+            if clock.now() < deadline { return (nil, deadline) }
+            return (remove(id, from: &loads), nil)
         }
-        guard let expired else { return }
-        expired.continuation.finish(throwing: expired.failure(for: URLError(.timedOut)))
-        expired.task?.cancel()
+        if let expired {
+            expired.continuation.finish(throwing: expired.failure(for: URLError(.timedOut)))
+            expired.task?.cancel()
+        }
+        return next
     }
 
     /// Removes load `id` and stops its watchdog.

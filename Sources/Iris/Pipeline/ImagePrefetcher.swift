@@ -62,6 +62,9 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches still running: how many are left.
     public var activeCount: Int { state.withLock { $0.entries.count } }
 
+    /// Callers waiting in ``waitUntilFinished()`` (for tests).
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     /// Returns once no prefetch is running (at once if none is): every one finished, failed or
     /// was stopped.
     public func waitUntilFinished() async {

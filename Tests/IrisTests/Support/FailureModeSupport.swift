@@ -139,7 +139,7 @@ enum FailureModeChild {
 
     /// Runs the test named `testName` in a child with `mode` set; returns its exit status and
     /// output. The test binary is found as the kill -9 test finds it.
-    static func run(mode: String, testName: String, timeout: Duration = .seconds(240)) async throws -> (status: Int32, output: String) {
+    static func run(mode: String, testName: String, timeout: Duration = .seconds(600)) async throws -> (status: Int32, output: String) {
         let executable = try #require(CrashTestHarness.testExecutable, "the test binary cannot be found to run it as a child")
         let log = failureModeDirectory("child-log").path + ".txt"
         defer { unlink(log) }
@@ -159,16 +159,22 @@ enum FailureModeChild {
         child.standardOutput = output
         child.standardError = output
         try child.run()
+        // The timeout is only a hang detector.
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while child.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         if child.isRunning {
             kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            await exited(child)
         }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return (child.terminationReason == .exit ? child.terminationStatus : -1, text)
+    }
+
+    /// Suspends (never blocks a thread, as `waitUntilExit()` would) until `child` has exited.
+    static func exited(_ child: Process) async {
+        while child.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
     /// Checks a child's run: it exited with 0 and its scenario got to the end.

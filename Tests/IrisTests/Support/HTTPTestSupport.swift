@@ -8,6 +8,10 @@ import IrisTestServer
 
 // Helpers for tests over a real HTTP server on loopback.
 
+/// The loader timeout of tests that do not test timeouts: only a hang detector, never what a
+/// test checks (tests of timeouts run the loader on a ``VirtualClock``).
+let httpHangTimeout: TimeInterval = 600
+
 /// Runs `body` with a started ``TestHTTPServer`` and shuts the server down afterwards.
 /// Runs on the caller's executor (`nonisolated(nonsending)`), so main-actor tests can use it.
 nonisolated(nonsending) func withTestServer<Result>(_ body: (TestHTTPServer) async throws -> Result) async throws -> Result {
@@ -21,6 +25,13 @@ nonisolated(nonsending) func withTestServer<Result>(_ body: (TestHTTPServer) asy
         try? await server.shutdown()
         throw error
     }
+}
+
+/// Waits until `task` has reported at least `bytes` through its progress stream; false when the
+/// task ended first.
+func progress(of task: ImageTask, reaches bytes: Int) async -> Bool {
+    for await progress in task.progress where progress.completed >= bytes { return true }
+    return false
 }
 
 /// Real encoded images made with Iris's own encoders.
@@ -58,8 +69,13 @@ struct CollectedLoad: Sendable {
     /// The error as an ``ImageError``, if it is one.
     var imageError: ImageError? { error as? ImageError }
 
-    /// Consumes `stream` to its end.
-    static func collect(_ stream: AsyncThrowingStream<DataLoadingEvent, any Error>) async -> CollectedLoad {
+    /// The body bytes received so far.
+    var receivedCount: Int { chunks.reduce(0) { $0 + $1.count } }
+
+    /// Consumes `stream` to its end, calling `onEvent` with what arrived so far after each event
+    /// (to release the server's next piece, or move a test clock, at a known point of the load).
+    static func collect(_ stream: AsyncThrowingStream<DataLoadingEvent, any Error>,
+                        onEvent: (CollectedLoad) -> Void = { _ in }) async -> CollectedLoad {
         var load = CollectedLoad()
         do {
             for try await event in stream {
@@ -72,6 +88,7 @@ struct CollectedLoad: Sendable {
                 case .chunk(let data):
                     load.chunks.append(data)
                 }
+                onEvent(load)
             }
         } catch {
             load.error = error
