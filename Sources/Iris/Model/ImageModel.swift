@@ -184,8 +184,8 @@ public final class ImageModel {
         let generation = generation
         let task = pipeline.task(for: request, key: key)
         inFlight.task = task
-        if let result = task.result {      // raced into the memory cache
-            finish(result, generation: generation)
+        if let result = task.result {      // raced into the memory cache: shown at once, as a hit
+            finish(result, generation: generation, animated: false)
             return
         }
         setPhase(shown.map { .preview($0) } ?? .loading(nil), animated: false)
@@ -204,7 +204,7 @@ public final class ImageModel {
                 await Self.forwardProgress(of: task, to: model, generation: generation)
             }
             guard let result = task.result else { return }   // cancelled before it ended
-            self?.finish(result, generation: generation)
+            self?.finish(result, generation: generation, animated: true)
         }
     }
 
@@ -229,19 +229,19 @@ public final class ImageModel {
         setPhase(.preview(preview), animated: true)
     }
 
-    private func finish(_ result: Result<LoadedImage, ImageError>, generation: Int) {
+    private func finish(_ result: Result<LoadedImage, ImageError>, generation: Int, animated: Bool) {
         guard generation == self.generation else { return }
         inFlight.task = nil
         observer = nil
         switch result {
         case .success(let image):
             failedAttempts = 0
-            setPhase(.success(image), animated: true)
+            setPhase(.success(image), animated: animated)
         case .failure(.cancelled):
             setPhase(.empty, animated: false)
         case .failure(let error):
             failedAttempts += 1
-            setPhase(.failure(error), animated: true)
+            setPhase(.failure(error), animated: animated)
             scheduleRetry(after: error)
         }
     }

@@ -122,7 +122,7 @@ struct ImageModelTests {
                 Issue.record("phase right after load is \(model.phase.kind), not success")
                 return
             }
-            #expect(image.bitmap == warm.phase.loadedImage?.bitmap)
+            _ = expectSameBytes(warm.phase.loadedImage?.bitmap, image.bitmap)
             #expect(!model.animatesPhaseChange)
             #expect(recorder.kinds == [.success])
             #expect(model.inFlight.task == nil)
@@ -130,19 +130,24 @@ struct ImageModelTests {
         }
     }
 
-    @Test("progress: values grow to the full length while a trickled body arrives")
+    @Test("progress: values grow to the full length while the body arrives piece by piece")
     func progress() async throws {
         let png = try PNGEncoder().encode(SampleImages.photo(width: 400, height: 300, seed: 5), options: EncodeOptions())
         try await withTestServer { server in
-            server.serve("/big.png", TestHTTPRoute(body: png, contentType: "image/png", chunkSize: 16_384,
-                                                   chunkPause: .milliseconds(20)))
+            let route = TestHTTPRoute.inPieces(body: png, pieceSize: 16_384, contentType: "image/png")
+            server.serve("/big.png", route)
             let model = ImageModel(pipeline: .modelTestPipeline())
             let recorder = PhaseRecorder(model)
             model.load(ImageRequest(url: server.url("/big.png"), targetSize: Self.target))
+            // Each piece goes once the one before it shows as progress.
+            for piece in 1..<route.pieceCount {
+                #expect(await modelEventually { (model.phase.progress?.completed ?? 0) >= piece * 16_384 })
+                server.releasePieces("/big.png", through: piece)
+            }
             #expect(await modelSettled(model))
             #expect(model.phase.kind == .success)
             let values = recorder.progressValues
-            #expect(values.count >= 2, "only \(values.count) progress values for \(png.count) bytes in 16 KiB pieces")
+            #expect(values.count >= route.pieceCount - 1, "only \(values.count) progress values for \(route.pieceCount) pieces")
             #expect(values.map(\.completed) == values.map(\.completed).sorted())
             #expect(values.allSatisfy { $0.total == png.count })
             #expect(values.last?.completed == png.count)
@@ -155,11 +160,19 @@ struct ImageModelTests {
         let photo = SampleImages.photo(width: 640, height: 480, seed: 31)
         let jpeg = try JPEGEncoder().encode(photo, options: EncodeOptions(quality: 90, progressive: true))
         try await withTestServer { server in
-            server.serve("/p.jpg", TestHTTPRoute(body: jpeg, contentType: "image/jpeg", chunkSize: 4096,
-                                                 chunkPause: .milliseconds(15)))
+            let route = TestHTTPRoute.inPieces(body: jpeg, pieceSize: 4096, contentType: "image/jpeg")
+            server.serve("/p.jpg", route)
+            var scans = JPEGScanCounter()
+            let firstScanPiece = try #require((0..<route.pieceCount).first { piece in
+                scans.append(jpeg[(piece * 4096)..<min((piece + 1) * 4096, jpeg.count)])
+            })
             let model = ImageModel(pipeline: .modelTestPipeline(progressive: true))
             let recorder = PhaseRecorder(model)
             model.load(ImageRequest(url: server.url("/p.jpg"), targetSize: CGSize(width: 160, height: 160)))
+            // The body stops after the first scan until its preview shows, then the rest goes.
+            server.releasePieces("/p.jpg", through: firstScanPiece)
+            #expect(await modelEventually { model.phase.kind == .preview })
+            server.releasePieces("/p.jpg", through: route.pieceCount - 1)
             #expect(await modelSettled(model))
             #expect(recorder.kinds.first == .loading)
             #expect(recorder.kinds.contains(.preview))

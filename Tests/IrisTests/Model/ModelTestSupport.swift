@@ -22,16 +22,17 @@ final class PhaseRecorder {
     var progressValues: [ImageTask.Progress] { phases.compactMap(\.progress) }
 }
 
-/// Polls `condition` on the main actor until it holds or `timeout` passes.
+/// Polls `condition` on the main actor until it holds; the deadline (``pipelineEventually``'s)
+/// only detects a hang.
 @MainActor
-func modelEventually(timeout: Duration = .seconds(90), _ condition: () -> Bool) async -> Bool {
-    await pipelineEventually(timeout: timeout, condition)
+func modelEventually(_ condition: () -> Bool) async -> Bool {
+    await pipelineEventually(condition)
 }
 
 /// Waits until `model` has finished loading (success or failure).
 @MainActor
-func modelSettled(_ model: ImageModel, timeout: Duration = .seconds(90)) async -> Bool {
-    await modelEventually(timeout: timeout) {
+func modelSettled(_ model: ImageModel) async -> Bool {
+    await modelEventually {
         switch model.phase {
         case .success, .failure: true
         case .empty, .loading, .preview: false
@@ -51,7 +52,7 @@ extension ImagePipeline {
     /// cache unless told otherwise.
     static func modelTestPipeline(memoryCache: (any ImageCaching)? = MemoryCache(),
                                   progressive: Bool = false) -> ImagePipeline {
-        ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: 30), memoryCache: memoryCache,
+        ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), memoryCache: memoryCache,
                                            isProgressiveDecodingEnabled: progressive))
     }
 }
