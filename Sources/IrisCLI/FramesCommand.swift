@@ -3,7 +3,8 @@ import ArgumentParser
 import Foundation
 import Iris
 
-/// `iris frames`: every composed frame of an animation as a PNG, at a target size if given.
+/// `iris frames`: every composed frame of an animation as a PNG, at a target size if given
+/// (loaded through the pipeline; frames are made on demand at that size).
 struct FramesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frames",
@@ -26,14 +27,15 @@ struct FramesCommand: AsyncParsableCommand {
         do {
             let directory = URL(fileURLWithPath: out, isDirectory: true)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let target = size.map { DecodeTarget(width: $0.width, height: $0.height, contentMode: fill ? .fill : .fit) }
-            let image = try ImageDecoderRegistry.standard.decode(contentsOf: URL(fileURLWithPath: input),
-                                                                 options: DecodeOptions(target: target))
+            let targetSize = size.map { CGSize(width: Double($0.width), height: Double($0.height)) }
+            let request = ImageRequest(source: .file(URL(fileURLWithPath: input)), targetSize: targetSize,
+                                       contentMode: fill ? .fill : .fit)
+            let image = try await ImagePipeline.batch(jobs: 1).image(for: request)
             let count = image.animation?.frameCount ?? 1
             for index in 0..<count {
                 let frame = try await index == 0 ? image.bitmap : image.animation!.frame(at: index)
                 let name = String(format: "frame_%04d.png", index)
-                try PNGOutput.encode(frame).write(to: directory.appendingPathComponent(name), options: .atomic)
+                try OutputFile.write(PNGOutput.encode(frame), to: directory.appendingPathComponent(name))
                 let milliseconds = image.animation.map { Int(($0.duration(at: index) * 1000).rounded()) } ?? 0
                 print("\(index) \(milliseconds)")
             }
