@@ -84,7 +84,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 extension ThumbnailShape: EnumerableFlag {
     static func help(for value: ThumbnailShape) -> ArgumentHelp? {
         switch value {
-        case .fit: "Fit inside the box (default)."
+        case .fit: "Fit inside the box."
         case .fill: "Cover the box, keeping the whole image (one side may be larger than the box)."
         case .crop: "Exactly W×H: cover the box, then cut the overflow off evenly (centre crop)."
         }
