@@ -91,6 +91,9 @@ let package = Package(
             name: "IrisTests",
             dependencies: [
                 "Iris", "IrisSamples", "IrisTestServer",
+                // The CLI's own types (output naming, batches, thumbnail jobs), `@testable`; the
+                // interruption and name-clash tests also run its `iris` executable.
+                "IrisCLI",
                 // Tests write some inputs with the C libraries directly (CMYK JPEG, every PNG
                 // colour type, GIF).
                 .target(name: "CJPEG", condition: linuxOnly),

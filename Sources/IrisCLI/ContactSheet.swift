@@ -8,7 +8,7 @@ struct ContactSheet {
     struct Entry {
         var source: String
         var thumbnail: String
-        var header: ImageHeader
+        /// The thumbnail as the pipeline gave it: its source's format, size and orientation too.
         var image: LoadedImage
         var decodeMilliseconds: Double
         var sourceBytes: Int
@@ -42,11 +42,14 @@ struct ContactSheet {
     }
 
     private func card(_ entry: Entry) -> String {
-        let header = entry.header
-        let shown = header.orientedSize
-        var facts = ["\(header.format) \(shown.width)×\(shown.height)"]
-        if header.orientation != .up { facts.append("EXIF orientation \(header.orientation.rawValue) (stored \(header.width)×\(header.height))") }
-        if header.hasAlpha { facts.append("alpha") }
+        let image = entry.image
+        let shown = image.sourceSize
+        var facts = ["\(image.format) \(shown.width)×\(shown.height)"]
+        if image.orientation != .up {
+            let stored = image.orientation.swapsDimensions ? shown.transposed : shown
+            facts.append("EXIF orientation \(image.orientation.rawValue) (stored \(stored.width)×\(stored.height))")
+        }
+        if image.bitmap.format.hasAlpha { facts.append("alpha") }
         if let animation = entry.image.animation, animation.frameCount > 1 {
             let loop = (0..<animation.frameCount).reduce(0) { $0 + animation.displayDuration(at: $1) }
             facts.append(String(format: "%d frames, %.1f s", animation.frameCount, loop))

@@ -3,8 +3,8 @@ import ArgumentParser
 import Foundation
 import Iris
 
-/// `iris convert`: decode, orient and encode by the output's extension; an animation stays one
-/// when written as WebP.
+/// `iris convert`: decode (through the pipeline), orient and encode by the output's extension;
+/// an animation stays one when written as WebP.
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -32,15 +32,14 @@ struct ConvertCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let format = try OutputFormat.fromExtension(of: output)
-            let data = try Data(contentsOf: URL(fileURLWithPath: input))
-            let image = try ImageDecoderRegistry.standard.decode(data)
+            let image = try await ImagePipeline.batch(jobs: 1).image(for: ImageRequest(source: .file(URL(fileURLWithPath: input))))
             let writer = ImageOutput(format: format, options: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
                                      keepsAnimation: format == .webp, background: background.rgba)
             if let frames = image.animation?.frameCount, frames > 1, format != .webp {
                 Terminal.error("\(input): \(frames) frames; .\(format.fileExtension) keeps the first (write .webp to keep them all)")
             }
             let encoded = try await writer.encode(image).data
-            try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
+            try OutputFile.write(encoded, to: URL(fileURLWithPath: output))
         } catch let error as ValidationError {
             throw error
         } catch {

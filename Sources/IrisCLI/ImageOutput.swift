@@ -22,11 +22,6 @@ struct ImageOutput: Sendable {
         let bitmap = format == .jpeg ? image.bitmap.flattened(over: background) : image.bitmap
         return (try format.encode(bitmap, options: options), format.fileExtension)
     }
-
-    /// ``encode(_:)`` from synchronous code (the thumbnail workers are plain threads, not tasks).
-    func encodeBlocking(_ image: LoadedImage) throws -> (data: Data, fileExtension: String) {
-        try runBlocking { try await encode(image) }
-    }
 }
 
 /// `animation` as an animated WebP, with the platform's encoder.
@@ -35,25 +30,6 @@ func encodeAnimatedWebP(_ animation: Animation, options: EncodeOptions) async th
         throw ImageError.unsupportedFormat(.webp)
     }
     return try await encoder.encode(animation, options: options)
-}
-
-/// Runs `body` on the cooperative pool and waits for it on the calling thread (which must not
-/// be one of the pool's).
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    let box = ResultBox<T>()
-    Task {
-        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try box.result!.get()
-}
-
-/// Carries a result from a task to the thread waiting on the semaphore; the semaphore orders
-/// the write before the read.
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    var result: Result<T, any Error>?
 }
 
 /// A colour given as `RRGGBB` (hex).

@@ -11,7 +11,7 @@ struct SamplesCommand: AsyncParsableCommand {
         abstract: "Write deterministic photo-like sample images (for the demo and benchmarks)."
     )
 
-    @Flag(name: .long, help: "Write the benchmark corpus (12 MP JPEGs, 3 MP PNG and WebP, a 100 MP PNG).")
+    @Flag(name: .long, help: "Write the benchmark corpus (12 MP JPEGs, one with EXIF orientation 6, 3 MP PNG and WebP, a 100 MP PNG).")
     var bench = false
 
     @Option(name: .long, help: "Output directory.")
@@ -29,7 +29,8 @@ struct SamplesCommand: AsyncParsableCommand {
             guard let encoder = ImageEncoders.encoder(for: sample.format) else {
                 throw ImageError.unsupportedFormat(sample.format)
             }
-            try encoder.encode(bitmap, options: sample.options).write(to: url, options: .atomic)
+            let encoded = try encoder.encode(bitmap, options: sample.options)
+            try (sample.exifOrientation.map { DemoExtras.withOrientation($0, encoded) } ?? encoded).write(to: url, options: .atomic)
             Terminal.error("wrote \(url.path) (\(sample.width)×\(sample.height) \(sample.format))")
         }
     }
@@ -44,6 +45,8 @@ struct Sample {
     var pixelFormat: PixelFormat = .rgbx8
     var options = EncodeOptions()
     var seed: UInt64 = 1
+    /// An EXIF orientation to write (JPEG only), for inputs that must be turned upright.
+    var exifOrientation: UInt16?
 
     /// A handful of everyday images for `make demo`.
     static let demoSet: [Sample] = [
@@ -58,6 +61,8 @@ struct Sample {
     /// The benchmark corpus of `scripts/bench-thumbnail`.
     static let benchCorpus: [Sample] = [
         Sample(name: "photo-4032x3024-baseline.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90), seed: 11),
+        Sample(name: "photo-4032x3024-exif6.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90), seed: 16,
+               exifOrientation: 6),
         Sample(name: "photo-4032x3024-progressive.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90, progressive: true), seed: 12),
         Sample(name: "photo-2048x1536-rgba.png", width: 2048, height: 1536, format: .png, pixelFormat: .rgba8, seed: 13),
         Sample(name: "photo-2048x1536.webp", width: 2048, height: 1536, format: .webp, options: EncodeOptions(quality: 90), seed: 14),

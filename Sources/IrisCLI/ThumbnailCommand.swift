@@ -1,25 +1,30 @@
 #if DevelopmentTools
 import ArgumentParser
-import Dispatch
 import Foundation
 import Iris
-import Synchronization
 
-/// `iris thumbnail`: one small image per input, decoded at the target size, N at a time.
-struct ThumbnailCommand: ParsableCommand {
+/// `iris thumbnail`: one small image per input through the pipeline (decoded at the target
+/// size), at most `--jobs` at once.
+struct ThumbnailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Write a thumbnail of each image, shrinking while decoding."
+        abstract: "Write a thumbnail of each image, shrinking while decoding.",
+        discussion: """
+        Output names: OUT/<input name without extension>.<format>. Inputs whose names differ only \
+        in the extension (a.jpg, a.png) keep it: a.jpg.jpg, a.png.jpg. Inputs that would still \
+        share an output (x/a.jpg, y/a.jpg), or an output that would replace an input, stop the \
+        command before anything is written. An existing output of the same name is replaced.
+
+        Each file is written under a temporary name and renamed when complete: Ctrl-C stops the \
+        batch, leaves no partial file and says what was written (exit status 130).
+        """
     )
 
     @Option(name: .long, help: "Target size: W (a square box) or WxH.")
     var size: ThumbnailSize = ThumbnailSize(width: 256, height: 256)
 
-    @Flag(name: .long, help: "Fit inside the box (default).")
-    var fit = false
-
-    @Flag(name: .long, help: "Cover the box (no cropping).")
-    var fill = false
+    @Flag(help: "How the thumbnail meets the box.")
+    var shape: ThumbnailShape = .fit
 
     @Option(name: .long, help: "Output format: jpeg, png or webp.")
     var format: OutputFormat = .jpeg
@@ -43,103 +48,45 @@ struct ThumbnailCommand: ParsableCommand {
     var files: [String]
 
     func validate() throws {
-        if fit && fill { throw ValidationError("choose one of --fit and --fill") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if !(0...100).contains(quality) { throw ValidationError("--quality must be 0–100") }
     }
 
-    func run() throws {
+    func run() async throws {
         let outDirectory = URL(fileURLWithPath: out, isDirectory: true)
-        try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
-        let output = ImageOutput(format: format, options: EncodeOptions(quality: quality), keepsAnimation: animated,
-                                 background: background.rgba)
-        let job = ThumbnailJob(target: DecodeTarget(width: size.width, height: size.height, contentMode: fill ? .fill : .fit),
-                               output: output, outDirectory: outDirectory)
-        let report = ThumbnailRun(total: files.count, showsBar: Terminal.isInteractive)
-        let start = ContinuousClock.now
-        let next = Atomic<Int>(0)
-        let files = self.files
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(files.count, 1))) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
-                let path = files[index]
-                do {
-                    let written = try job.run(path)
-                    report.succeeded(path, output: written)
-                } catch {
-                    report.failed(path, reason: readable(error))
-                }
-            }
+        let extensions = [format.fileExtension] + (animated && format != .webp ? ["webp"] : [])
+        let plan: OutputPlan
+        do { plan = try OutputPlan(inputs: files, directory: outDirectory, extensions: extensions) } catch {
+            Terminal.error("iris thumbnail: \(error)")
+            throw ExitCode.failure
         }
-        let elapsed = ContinuousClock.now - start
-        let failures = report.finish(elapsed: elapsed)
+        try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
+
+        let job = ThumbnailJob(pipeline: .batch(jobs: jobs), shape: shape, box: PixelSize(width: size.width, height: size.height),
+                               output: ImageOutput(format: format, options: EncodeOptions(quality: quality),
+                                                   keepsAnimation: animated, background: background.rgba),
+                               plan: plan)
+        let batch = Batch(inputs: files, jobs: jobs,
+                          report: BatchReport(total: files.count, noun: "thumbnails", showsBar: Terminal.isInteractive))
+        let start = ContinuousClock.now
+        let interrupted = try await Interrupt.cancelling {
+            _ = await batch.run { index, path in
+                ((), try await job.run(index, path: path).path)
+            }
+            return Task.isCancelled
+        }
+        let failures = batch.report.finish(elapsed: ContinuousClock.now - start, interrupted: interrupted)
+        if interrupted { throw ExitCode(Interrupt.exitStatus) }
         if failures > 0 { throw ExitCode.failure }
     }
 }
 
-/// One thumbnail: read, decode at the target, encode, write.
-struct ThumbnailJob: Sendable {
-    let target: DecodeTarget
-    let output: ImageOutput
-    let outDirectory: URL
-
-    /// Thumbnails the file at `path`; returns the output path.
-    func run(_ path: String) throws -> String {
-        let input = URL(fileURLWithPath: path)
-        // Mapped, not read: a huge PNG's pages are given back as they are decoded.
-        let image = try ImageDecoderRegistry.standard.decode(contentsOf: input, options: DecodeOptions(target: target))
-        let (encoded, fileExtension) = try output.encodeBlocking(image)
-        let written = outDirectory
-            .appendingPathComponent(input.deletingPathExtension().lastPathComponent)
-            .appendingPathExtension(fileExtension)
-        try encoded.write(to: written, options: .atomic)
-        return written.path
-    }
-}
-
-/// Progress and summary of a thumbnail run, safe to update from many threads.
-final class ThumbnailRun: Sendable {
-    private struct State {
-        var done = 0
-        var failures: [(String, String)] = []
-    }
-    private let state = Mutex(State())
-    private let total: Int
-    private let showsBar: Bool
-
-    init(total: Int, showsBar: Bool) {
-        self.total = total
-        self.showsBar = showsBar
-    }
-
-    func succeeded(_ path: String, output: String) {
-        state.withLock { state in
-            state.done += 1
-            if showsBar { Terminal.progressBar(done: state.done, total: total, failed: state.failures.count) }
-            else { Terminal.error("[\(state.done)/\(total)] \(path) -> \(output)") }
-        }
-    }
-
-    func failed(_ path: String, reason: String) {
-        state.withLock { state in
-            state.done += 1
-            state.failures.append((path, reason))
-            if showsBar { Terminal.progressBar(done: state.done, total: total, failed: state.failures.count) }
-            else { Terminal.error("[\(state.done)/\(total)] \(path): FAILED: \(reason)") }
-        }
-    }
-
-    /// Prints the summary; returns the number of failures.
-    func finish(elapsed: Duration) -> Int {
-        state.withLock { state in
-            if showsBar { Terminal.endProgressBar() }
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            let ok = state.done - state.failures.count
-            let rate = seconds > 0 ? Double(ok) / seconds : 0
-            Terminal.error(String(format: "%d thumbnails in %.2f s (%.1f images/s), %d failed", ok, seconds, rate, state.failures.count))
-            for (path, reason) in state.failures { Terminal.error("  \(path): \(reason)") }
-            return state.failures.count
+extension ThumbnailShape: EnumerableFlag {
+    static func help(for value: ThumbnailShape) -> ArgumentHelp? {
+        switch value {
+        case .fit: "Fit inside the box."
+        case .fill: "Cover the box, keeping the whole image (one side may be larger than the box)."
+        case .crop: "Exactly W×H: cover the box, then cut the overflow off evenly (centre crop)."
         }
     }
 }
