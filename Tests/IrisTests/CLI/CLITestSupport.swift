@@ -63,9 +63,10 @@ enum CLITestSupport {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // Blocking reads, off the cooperative pool.
+        // Blocking reads on a thread of their own: not the cooperative pool, and not Dispatch's
+        // global queues, whose workers the pool shares on Linux.
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 let handle = errors.fileHandleForReading
                 var text = ""
                 var interrupted = marker == nil
@@ -80,7 +81,7 @@ enum CLITestSupport {
                 }
                 process.waitUntilExit()
                 continuation.resume(returning: Run(status: process.terminationStatus, standardError: text))
-            }
+            }.start()
         }
     }
 }
