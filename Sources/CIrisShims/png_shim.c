@@ -96,8 +96,31 @@ static IrisPNGStatus reader_fail(iris_png_reader *reader) {
     return reader->failure;
 }
 
+/// Whether every chunk before the first IDAT fits in the data: libpng allocates (and fills) a
+/// chunk's whole claimed length before reading it, so a 52-byte file claiming a 2 GB tEXt chunk
+/// would cost 2 GB before it is found to be truncated. Nothing past the first IDAT is read
+/// whole (image data streams, and the chunks after it are never read), so the walk stops there.
+static int header_chunks_fit(const iris_png_reader *reader) {
+    size_t offset = 8;                                   /* after the signature */
+    while (reader->size >= offset && reader->size - offset >= 8) {
+        const uint8_t *p = reader->data + offset;
+        uint32_t length = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+        if (memcmp(p + 4, "IDAT", 4) == 0) return 1;
+        if (length > 0x7FFFFFFFU) return 1;               /* invalid: libpng says so itself */
+        if ((size_t)length + 12 > reader->size - offset) return 0;
+        offset += (size_t)length + 12;
+    }
+    return 1;
+}
+
 IrisPNGStatus iris_png_read_info(iris_png_reader *reader, iris_png_info *info) {
     if (reader->failure != IRIS_PNG_OK) return reader->failure;
+    if (reader->size >= 8 && !header_chunks_fit(reader)) {
+        reader->truncated = 1;
+        reader->offset = reader->size;
+        reader->failure = IRIS_PNG_TRUNCATED;
+        return reader->failure;
+    }
     if (setjmp(png_jmpbuf(reader->png))) return reader_fail(reader);
     png_read_info(reader->png, reader->info);
     info->width = png_get_image_width(reader->png, reader->info);
