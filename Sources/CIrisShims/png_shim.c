@@ -101,6 +101,8 @@ static IrisPNGStatus reader_fail(iris_png_reader *reader) {
 /// would cost 2 GB before it is found to be truncated. Nothing past the first IDAT is read
 /// whole (image data streams, and the chunks after it are never read), so the walk stops there.
 static int header_chunks_fit(const iris_png_reader *reader) {
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    if (reader->size < 8 || memcmp(reader->data, signature, 8) != 0) return 1;   /* not a PNG: libpng says so */
     size_t offset = 8;                                   /* after the signature */
     while (reader->size >= offset && reader->size - offset >= 8) {
         const uint8_t *p = reader->data + offset;
@@ -115,7 +117,7 @@ static int header_chunks_fit(const iris_png_reader *reader) {
 
 IrisPNGStatus iris_png_read_info(iris_png_reader *reader, iris_png_info *info) {
     if (reader->failure != IRIS_PNG_OK) return reader->failure;
-    if (reader->size >= 8 && !header_chunks_fit(reader)) {
+    if (!header_chunks_fit(reader)) {
         reader->truncated = 1;
         reader->offset = reader->size;
         reader->failure = IRIS_PNG_TRUNCATED;
