@@ -47,8 +47,6 @@ public final class ImageModel {
     /// ``phase``, ``animatesPhaseChange`` and ``resultCount``, which change together: one
     /// observable write a change (a memory hit's main-actor cost is mostly such writes).
     private var shown = Shown()
-    /// Results counted so far (``resultCount`` without an observable read).
-    @ObservationIgnored private var results = 0
 
     /// The clock that animation players and scheduled retries run on.
     @ObservationIgnored public var clock: any Clock<Duration> = ContinuousClock()
@@ -278,11 +276,11 @@ public final class ImageModel {
 
     private func setPhase(_ newPhase: ImagePhase, animated: Bool) {
         updateAnimationPlayer(for: newPhase)
-        switch newPhase {
-        case .success, .failure: results &+= 1
-        case .empty, .loading, .preview: break
+        let isResult = switch newPhase {
+        case .success, .failure: true
+        case .empty, .loading, .preview: false
         }
-        shown = Shown(phase: newPhase, animatesPhaseChange: animated, resultCount: results)
+        shown = Shown(phase: newPhase, animatesPhaseChange: animated, resultCount: shown.resultCount &+ (isResult ? 1 : 0))
         phaseObserver?(newPhase)
     }
 
