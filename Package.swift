@@ -85,12 +85,14 @@ let package = Package(
             dependencies: ["Iris", "IrisSamples", "IrisTestServer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        .executableTarget(name: "ModelBench", dependencies: ["Iris", "IrisSamples"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(name: "ModelBench", dependencies: ["Iris", "IrisUI", "IrisSamples"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "AnimationBench", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "IrisTests",
             dependencies: [
                 "Iris", "IrisSamples", "IrisTestServer",
+                // The views' model and its decisions (platform-neutral files of IrisUI).
+                "IrisUI",
                 // The CLI's own types (output naming, batches, thumbnail jobs), `@testable`; the
                 // interruption and name-clash tests also run its `iris` executable.
                 "IrisCLI",

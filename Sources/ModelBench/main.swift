@@ -1,6 +1,6 @@
 // What `ImageModel` costs the main actor, measured as the main thread's CPU time (the main actor
 // runs on the main thread), next to the least a hand-written view model could do:
-//   1. memory-cache hits: `ImageModel.load` vs `pipeline.cachedImage(for:)` (µs of main-thread
+//   1. memory-cache hits: `ImageModel.load` vs `pipeline.cache.image(for:)` (µs of main-thread
 //      CPU per load; the phase is set before `load` returns);
 //   2. 1,000 distinct images decoded at a thumbnail target: `ImageModel.load` and its phase
 //      updates vs `Task { @MainActor in phase = try await pipeline.image(for:) }` (µs of
@@ -8,6 +8,7 @@
 // Run: `swift run --traits DevelopmentTools -c release ModelBench` (or scripts/bench-model).
 import Foundation
 import Iris
+import IrisUI
 import IrisSamples
 import Synchronization
 
@@ -99,9 +100,9 @@ func run() async throws {
     }
     var shown: [LoadedImage?] = Array(repeating: nil, count: count)
     let hitDirect = await mainThreadMicroseconds(per: count) { _ in
-        for index in 0..<count { shown[index] = warm.cachedImage(for: request(index, run: 0)) }
+        for index in 0..<count { shown[index] = warm.cache.image(for: request(index, run: 0)) }
     }
-    row("memory hit: ImageModel.load vs cachedImage(for:)", model: hitModel, direct: hitDirect)
+    row("memory hit: ImageModel.load vs cache.image(for:)", model: hitModel, direct: hitDirect)
     // A reused cell: the model shows one image and is given another, also in memory (no reset).
     let swapModel = await mainThreadMicroseconds(per: count) { run in
         for index in 0..<count {

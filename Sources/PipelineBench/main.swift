@@ -83,11 +83,11 @@ do {
         try await seconds { for _ in 0..<calls { _ = try await pipeline.image(for: request) } }
     }, viaDirect)
     let (viaSync, directAgain) = await best(runs, {
-        await seconds { for _ in 0..<calls { _ = pipeline.cachedImage(for: request) } }
+        await seconds { for _ in 0..<calls { _ = pipeline.cache.image(for: request) } }
     }, viaDirect)
     row("memory hit, image(for:)", pipeline: viaPipeline / Double(calls) * 1e6, direct: direct / Double(calls) * 1e6,
         unit: "µs/call", higherIsBetter: false)
-    row("memory hit, cachedImage(for:)", pipeline: viaSync / Double(calls) * 1e6, direct: directAgain / Double(calls) * 1e6,
+    row("memory hit, cache.image(for:)", pipeline: viaSync / Double(calls) * 1e6, direct: directAgain / Double(calls) * 1e6,
         unit: "µs/call", higherIsBetter: false)
 }
 

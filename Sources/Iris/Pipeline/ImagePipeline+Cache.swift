@@ -21,9 +21,11 @@ extension ImagePipeline {
 
         let pipeline: ImagePipeline
 
-        /// The decoded image for `request` in the memory cache (synchronous).
+        /// The decoded image for `request` in the memory cache, read synchronously so a view can
+        /// show it in the same frame; `nil` when the request's policy ignores caches
+        /// (``ImageRequest/CachePolicy/reloadIgnoringCache``). The one way to read the memory cache.
         public func image(for request: ImageRequest) -> LoadedImage? {
-            pipeline.configuration.memoryCache?.image(for: pipeline.imageKey(for: request))?.scaled(for: request)
+            pipeline.graph.cachedImage(for: request, keys: pipeline.graph.keys(for: request))
         }
 
         /// Puts `image` in the memory cache as `request`'s result.
@@ -43,7 +45,7 @@ extension ImagePipeline {
 
         /// Whether `stores` hold something for `request` (any of them).
         public func contains(_ request: ImageRequest, in stores: Stores = .all) -> Bool {
-            (stores.contains(.memory) && image(for: request) != nil) || (stores.contains(.disk) && data(for: request) != nil)
+            (stores.contains(.memory) && pipeline.configuration.memoryCache?.image(for: pipeline.imageKey(for: request)) != nil) || (stores.contains(.disk) && data(for: request) != nil)
         }
 
         /// Removes what `stores` hold for `request`.

@@ -8,33 +8,27 @@ import Foundation
 /// by source, decode by source + target + orientation, processing by the full image key), runs
 /// at the highest priority of the requests waiting on it and is cancelled only when none of
 /// them wants it any more. Each kind of work has its own bounded, prioritised queue; reading the
-/// disk cache, decoding and processing run off the caller's executor. See docs/ARCHITECTURE.md.
+/// disk cache, decoding and processing run off the caller's executor. See docs/ARCHITECTURE.md
+/// and PipelineGraph.swift.
 public final class ImagePipeline: Sendable {
     /// Caches, loader, decoders and limits.
-    public let configuration: Configuration
+    public var configuration: Configuration { graph.configuration }
 
-    let fetchDataStages = StageRegistry<FetchDataStage.Key, Data, Data>()
-    let decodeStages = StageRegistry<DecodeStage.Key, StageImage, LoadedImage>()
-    let processStages = StageRegistry<ProcessStage.Key, StageImage, LoadedImage>()
-
-    /// Disk-cache reads.
-    let dataCacheQueue: WorkQueue
-    /// Loads of the sources' data: network, files and `.data` closures.
-    let loadQueue: WorkQueue
-    let decodeQueue: WorkQueue
-    let processQueue: WorkQueue
-    /// Requests waiting for their result: ``ImageTask``s not yet ended, and callers of
-    /// ``image(for:)`` and ``data(for:)`` still waiting (memory-cache hits are never counted).
-    let liveRequests = LockedState(0)
+    /// The stages and queues.
+    let graph: PipelineGraph
 
     /// Makes a pipeline over `configuration`'s loader, caches and decoders, with one work
     /// queue per kind of work sized by its limits.
     public init(configuration: Configuration) {
-        self.configuration = configuration
-        dataCacheQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDataCacheReads)
-        loadQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDownloads)
-        decodeQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDecodes)
-        processQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentProcessing)
+        graph = PipelineGraph(configuration: configuration)
+    }
+
+    /// Starts from a configuration made by `configure`:
+    /// `ImagePipeline { $0.dataCache = try? DataCache(directory: url) }`.
+    public convenience init(_ configure: (inout Configuration) -> Void) {
+        var configuration = Configuration()
+        configure(&configuration)
+        self.init(configuration: configuration)
     }
 
     // MARK: Loading
@@ -45,12 +39,13 @@ public final class ImagePipeline: Sendable {
     /// Runs on the caller's executor (`nonisolated(nonsending)`): a memory-cache hit awaited from
     /// the main actor returns without leaving it.
     public nonisolated(nonsending) func image(for request: ImageRequest) async throws(ImageError) -> LoadedImage {
-        let keys = keys(for: request)
+        let keys = graph.keys(for: request)
         // A hit needs no task (and no streams): the hot path of a scrolling list.
-        if let cached = readMemoryCache(keys.image, policy: request.cachePolicy) { return cached.scaled(for: request) }
-        let result = await countingLive {
+        if let cached = graph.cachedImage(for: request, keys: keys) { return cached }
+        let graph = graph
+        let result = await graph.countingLive {
             await StageWaiter.result { observer in
-                processImage(request, keys: keys, priority: request.priority, observer: observer)
+                graph.processImage(request, keys: keys, priority: request.priority, observer: observer)
             }
         }
         return try result.get().loadedImage(for: request)
@@ -64,89 +59,65 @@ public final class ImagePipeline: Sendable {
     /// Starts loading `request` and returns its task. A memory-cache hit gives a task that has
     /// already succeeded.
     public func task(for request: ImageRequest) -> ImageTask {
-        task(for: request, key: keys(for: request).image)
+        task(for: request, keys: graph.keys(for: request))
     }
 
-    /// ``task(for:)`` with `request`'s image key already derived.
-    func task(for request: ImageRequest, key: ImageCacheKey) -> ImageTask {
+    /// ``task(for:)`` with `request`'s keys already derived.
+    package func task(for request: ImageRequest, keys: RequestKeys) -> ImageTask {
         let task = ImageTask(request: request)
-        let keys = RequestKeys(image: key)
-        if let cached = readMemoryCache(key, policy: request.cachePolicy) {
-            task.complete(with: .success(cached.scaled(for: request)))
+        if let cached = graph.cachedImage(for: request, keys: keys) {
+            task.complete(with: .success(cached))
             return task
         }
+        let liveRequests = graph.liveRequests
         liveRequests.withLock { $0 += 1 }
-        task.onCompletion { [liveRequests] _ in liveRequests.withLock { $0 -= 1 } }
-        task.attach(processImage(request, keys: keys, priority: request.priority) { [task] event in
+        task.onCompletion { _ in liveRequests.withLock { $0 -= 1 } }
+        task.attach(graph.processImage(request, keys: keys, priority: request.priority) { [task] event in
             task.receive(event)
         })
         return task
     }
 
-    // MARK: Caches
-
-    /// The image for `request` if the memory cache holds it, read synchronously so a view can
-    /// show it in the same frame. `nil` when the request's policy ignores caches.
-    public func cachedImage(for request: ImageRequest) -> LoadedImage? {
-        cachedImage(for: request, key: keys(for: request).image)
+    /// The original encoded bytes of `request`'s source: from the disk cache, or loaded (and then
+    /// stored there), shared with image loads of the same data in flight. Cancelling the calling
+    /// task leaves the shared load and throws ``ImageError/cancelled``.
+    public func data(for request: ImageRequest) async throws(ImageError) -> Data {
+        let keys = graph.keys(for: request), graph = graph
+        return try await graph.countingLive {
+            await StageWaiter.result { observer in
+                graph.fetchData(request, keys: keys, priority: request.priority, observer: observer)
+            }
+        }.get()
     }
 
-    /// ``cachedImage(for:)`` with `request`'s image key already derived.
-    func cachedImage(for request: ImageRequest, key: ImageCacheKey) -> LoadedImage? {
-        readMemoryCache(key, policy: request.cachePolicy)?.scaled(for: request)
+    /// The memory cache's image for `request` with its keys already derived (see
+    /// ``Cache/image(for:)``).
+    package func cachedImage(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
+        graph.cachedImage(for: request, keys: keys)
     }
 
-    private func readMemoryCache(_ key: ImageCacheKey, policy: ImageRequest.CachePolicy) -> LoadedImage? {
-        guard policy != .reloadIgnoringCache else { return nil }
-        return configuration.memoryCache?.image(for: key)
-    }
+    // MARK: Keys
 
-    /// Runs `body` counted in ``liveRequests``.
-    nonisolated(nonsending) func countingLive<T>(_ body: nonisolated(nonsending) () async -> T) async -> T {
-        liveRequests.withLock { $0 += 1 }
-        defer { liveRequests.withLock { $0 -= 1 } }
-        return await body()
-    }
+    /// Every key of `request`, derived once (for callers that then read the cache and start a
+    /// task with the same keys).
+    package func keys(for request: ImageRequest) -> RequestKeys { graph.keys(for: request) }
+
+    /// The key of `request`'s original data in the disk cache.
+    public func dataKey(for request: ImageRequest) -> String { graph.keys(for: request).data.string }
+
+    /// The key of `request`'s decoded, processed image in the memory cache.
+    public func imageKey(for request: ImageRequest) -> ImageCacheKey { graph.keys(for: request).image }
+
+    /// What makes two requests show the same image through this pipeline: a view reloads when
+    /// its request's identity changes (a new URL, a new `.data` id, other processors, another
+    /// cache policy), as `.task(id:)` does.
+    public func identity(of request: ImageRequest) -> ImageRequestIdentity { graph.keys(for: request).identity }
 
     // MARK: Introspection
 
     /// What is still in flight, part by part (for tests and diagnostics).
-    struct InFlight: Equatable, CustomStringConvertible {
-        /// Tasks and callers waiting for a result (``liveRequests``).
-        var requests: Int
-        /// Stages in their registries.
-        var fetchStages: Int
-        var decodeStages: Int
-        var processStages: Int
-        /// Jobs waiting for a slot / holding one, all work queues together.
-        var queuedJobs: Int
-        var runningJobs: Int
-
-        var total: Int { requests + fetchStages + decodeStages + processStages + queuedJobs + runningJobs }
-
-        var description: String {
-            "\(requests) requests, stages \(fetchStages) fetch / \(decodeStages) decode / \(processStages) process, "
-                + "\(queuedJobs) queued and \(runningJobs) running jobs"
-        }
-    }
-
-    /// A snapshot of what is in flight (each part read on its own, so not atomic as a whole).
-    var inFlight: InFlight {
-        let queues = [dataCacheQueue, loadQueue, decodeQueue, processQueue]
-        return InFlight(requests: liveRequests.withLock { $0 },
-                        fetchStages: fetchDataStages.count, decodeStages: decodeStages.count, processStages: processStages.count,
-                        queuedJobs: queues.reduce(0) { $0 + $1.queuedCount }, runningJobs: queues.reduce(0) { $0 + $1.runningCount })
-    }
+    var inFlight: PipelineGraph.InFlight { graph.inFlight }
 
     /// Waiting requests, stages and queued or running jobs still in flight.
-    var inFlightCount: Int { inFlight.total }
-}
-
-extension LoadedImage {
-    /// The image as handed to `request`'s caller: with the request's scale (images are shared
-    /// between requests that differ only in scale).
-    consuming func scaled(for request: ImageRequest) -> LoadedImage {
-        scale = request.scale
-        return self
-    }
+    var inFlightCount: Int { graph.inFlight.total }
 }

@@ -23,10 +23,17 @@ public final class ImagePrefetcher: Sendable {
     public let priority: ImageRequest.Priority
 
     /// What a prefetch is known by: the image key when it goes to the memory cache, the data
-    /// key when it goes to the disk cache.
+    /// key when it goes to the disk cache (both from the request's ``RequestKeys``).
     private enum Key: Hashable {
         case image(ImageCacheKey)
         case data(DataKey)
+
+        init(_ keys: RequestKeys, destination: Destination) {
+            switch destination {
+            case .memoryCache: self = .image(keys.image)
+            case .diskCache: self = .data(keys.data)
+            }
+        }
     }
 
     /// A running prefetch; `cancel` is set once the work has started.
@@ -86,7 +93,8 @@ public final class ImagePrefetcher: Sendable {
     /// Stops prefetching `requests`.
     public func stopPrefetching(with requests: [ImageRequest]) {
         let (cancels, waiters) = state.withLock { state in
-            (requests.compactMap { state.entries.removeValue(forKey: key(for: $0))?.cancel }, state.takeWaitersIfIdle())
+            (requests.compactMap { state.entries.removeValue(forKey: Key(pipeline.graph.keys(for: $0), destination: destination))?.cancel },
+             state.takeWaitersIfIdle())
         }
         for cancel in cancels { cancel() }
         for waiter in waiters { waiter.resume() }
@@ -103,20 +111,15 @@ public final class ImagePrefetcher: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    private func key(for request: ImageRequest) -> Key {
-        switch destination {
-        case .memoryCache: .image(pipeline.imageKey(for: request))
-        case .diskCache: .data(DataKey(string: pipeline.dataKey(for: request)))
-        }
-    }
-
     private func start(_ request: ImageRequest) {
         var request = request
         request.priority = priority
-        let key = key(for: request)
+        let graph = pipeline.graph
+        let keys = graph.keys(for: request)
+        let key = Key(keys, destination: destination)
         switch key {
-        case .image(let imageKey):
-            if request.cachePolicy != .reloadIgnoringCache, pipeline.configuration.memoryCache?.image(for: imageKey) != nil { return }
+        case .image:
+            if graph.cachedImage(for: request, keys: keys) != nil { return }
         case .data:
             if !request.source.usesDataLoader || pipeline.configuration.dataCache == nil { return }
         }
@@ -132,13 +135,13 @@ public final class ImagePrefetcher: Sendable {
 
         let cancel: @Sendable () -> Void
         switch key {
-        case .image(let imageKey):
-            let subscription = pipeline.processImage(request, keys: RequestKeys(image: imageKey), priority: priority) { event in
+        case .image:
+            let subscription = graph.processImage(request, keys: keys, priority: priority) { event in
                 if case .finished = event { done() }
             }
             cancel = { subscription.cancel() }
-        case .data(let dataKey):
-            let subscription = pipeline.fetchData(request, dataKey: dataKey, priority: priority) { event in
+        case .data:
+            let subscription = graph.fetchData(request, keys: keys, priority: priority) { event in
                 if case .finished = event { done() }
             }
             cancel = { subscription.cancel() }

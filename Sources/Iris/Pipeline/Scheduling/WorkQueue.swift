@@ -146,16 +146,3 @@ final class WorkQueue: Sendable {
         }
     }
 }
-
-extension ImageRequest.Priority {
-    /// The Swift task priority work at this priority runs with.
-    var taskPriority: TaskPriority {
-        switch self {
-        case .veryLow: .background
-        case .low: .utility
-        case .normal: .medium
-        case .high: .userInitiated
-        case .veryHigh: .high
-        }
-    }
-}

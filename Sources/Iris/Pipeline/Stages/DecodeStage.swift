@@ -11,21 +11,13 @@ import Foundation
 /// last before a pause, a whole scan, always gets its preview). Loaded data that does not decode
 /// is removed from the disk cache.
 final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
-    /// Requests with equal keys share one decode.
-    struct Key: Hashable, Sendable {
-        var data: DataKey
-        var target: DecodeTarget?
-        var skipsOrientation: Bool
-        var cachePolicy: ImageRequest.CachePolicy
-    }
-
-    let dataKey: DataKey
+    let keys: RequestKeys
     /// Whether a preview is being decoded, and the newest data offered meanwhile.
     private let previewState = LockedState<(isDecoding: Bool, pending: Data?)>((false, nil))
 
-    init(pipeline: ImagePipeline, request: ImageRequest, dataKey: DataKey) {
-        self.dataKey = dataKey
-        super.init(pipeline: pipeline, request: request)
+    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys) {
+        self.keys = keys
+        super.init(graph: graph, request: request)
     }
 
     override func start() {
@@ -38,21 +30,14 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
                            originalData: try? Data(contentsOf: url, options: .alwaysMapped))
             }
         }
-        subscribe { priority in
-            pipeline.fetchData(request, dataKey: dataKey, priority: priority) { [self] event in
-                switch event {
-                case .progress(let progress): publish(progress)
-                case .partial(let data): decodePreview(of: data)
-                case .finished(.failure(let error)): finish(.failure(error))
-                case .finished(.success(let data)):
-                    decode { [self] decoders, options throws(ImageError) in
-                        do throws(ImageError) {
-                            return StageImage(image: try decoders.decode(data, options: options), originalData: data)
-                        } catch {
-                            forgetCachedData(after: error)
-                            throw error
-                        }
-                    }
+        follow({ graph.fetchData(request, keys: keys, priority: $0, observer: $1) },
+               partial: { [self] data in decodePreview(of: data) }) { [self] data in
+            decode { [self] decoders, options throws(ImageError) in
+                do throws(ImageError) {
+                    return StageImage(image: try decoders.decode(data, options: options), originalData: data)
+                } catch {
+                    forgetCachedData(after: error)
+                    throw error
                 }
             }
         }
@@ -62,8 +47,8 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     /// finishes with its result.
     private func decode(_ body: @escaping @Sendable (ImageDecoderRegistry, DecodeOptions) throws(ImageError) -> StageImage) {
         let options = decodeOptions()
-        let decoders = pipeline.configuration.decoders
-        enqueue(in: pipeline.decodeQueue) { [self] in
+        let decoders = graph.configuration.decoders
+        enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
             finish(Result { () throws(ImageError) in try body(decoders, options) })
         }
@@ -74,10 +59,10 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     /// a server that once sent a cut body must not leave it there. Limits and cancellation say
     /// nothing about the data and leave it.
     private func forgetCachedData(after error: ImageError) {
-        guard request.source.usesDataLoader, let dataCache = pipeline.configuration.dataCache else { return }
+        guard request.source.usesDataLoader, let dataCache = graph.configuration.dataCache else { return }
         switch error {
         case .emptyData, .unsupportedFormat, .truncated, .decodingFailed, .invalidDimensions:
-            dataCache.remove(for: dataKey.string)
+            dataCache.remove(for: keys.data.string)
         default:
             break
         }
@@ -96,8 +81,8 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         }
         guard isIdle else { return }
         let options = decodeOptions(partial: true)
-        let decoders = pipeline.configuration.decoders
-        enqueue(in: pipeline.decodeQueue) { [self] in
+        let decoders = graph.configuration.decoders
+        enqueue(in: graph.decodeQueue) { [self] in
             var next: Data? = data
             while let data = next {
                 guard !Task.isCancelled, !isEnded else { break }
@@ -117,18 +102,6 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     /// At the request's target, oriented unless it opts out.
     private func decodeOptions(partial: Bool = false) -> DecodeOptions {
         DecodeOptions(target: request.decodeTarget, appliesOrientation: !request.options.skipsOrientation,
-                      limits: pipeline.configuration.limits, allowsPartialData: partial)
-    }
-}
-
-extension ImagePipeline {
-    /// Subscribes to the decode stage for `request`.
-    func decodeImage(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
-                     observer: @escaping DecodeStage.Observer) -> StageSubscription<StageImage, LoadedImage> {
-        let key = DecodeStage.Key(data: keys.data, target: keys.image.target, skipsOrientation: keys.image.skipsOrientation,
-                                  cachePolicy: request.cachePolicy)
-        return decodeStages.subscribe(to: key, priority: priority, observer: observer) {
-            DecodeStage(pipeline: self, request: request, dataKey: keys.data)
-        }
+                      limits: graph.configuration.limits, allowsPartialData: partial)
     }
 }

@@ -12,20 +12,20 @@ extension FetchDataStage {
             do {
                 return .success(try Data(contentsOf: url, options: .mappedIfSafe))
             } catch {
-                return .failure(.dataLoadingFailed(reason: "cannot read \(url.path): \(ImagePipeline.reason(error))", cause: ErrorCause(error)))
+                return .failure(.dataLoadingFailed(reason: "cannot read \(url.path): \(ErrorCause.reason(error))", cause: ErrorCause(error)))
             }
         case .data(_, let load):
             do {
                 let data = try await load()
                 if Task.isCancelled { return .failure(.cancelled) }
-                let limit = pipeline.configuration.maxDataBytes
+                let limit = graph.configuration.maxDataBytes
                 return data.count > limit ? .failure(.overLimit(.encodedBytes(bytes: data.count, limit: limit))) : .success(data)
             } catch let error as ImageError {
                 return .failure(error)
             } catch is CancellationError {
                 return .failure(.cancelled)
             } catch {
-                return .failure(.dataLoadingFailed(reason: ImagePipeline.reason(error), cause: ErrorCause(error)))
+                return .failure(.dataLoadingFailed(reason: ErrorCause.reason(error), cause: ErrorCause(error)))
             }
         case .url(let url):
             return await stream(URLRequest(url: url))
@@ -44,7 +44,7 @@ extension FetchDataStage {
         var data = Data()
         var total: Int?
         var scans = JPEGScanCounter()
-        let configuration = pipeline.configuration
+        let configuration = graph.configuration
         let limit = configuration.maxDataBytes
         let reportsPartialData = configuration.isProgressiveDecodingEnabled
         let resumable = ResumableLoad(request: request, loader: configuration.dataLoader, store: configuration.resumableData,
@@ -76,7 +76,7 @@ extension FetchDataStage {
             return .failure(.cancelled)
         } catch {
             if Task.isCancelled { resumable.keep(data) }
-            return .failure(Task.isCancelled ? .cancelled : .network(reason: ImagePipeline.reason(error), url: request.url,
+            return .failure(Task.isCancelled ? .cancelled : .network(reason: ErrorCause.reason(error), url: request.url,
                                                                      cause: ErrorCause(error)))
         }
         if Task.isCancelled {
@@ -86,11 +86,4 @@ extension FetchDataStage {
         return .success(data)
     }
 
-}
-
-extension ImagePipeline {
-    /// A readable reason for any error.
-    static func reason(_ error: any Error) -> String {
-        (error as? LocalizedError)?.errorDescription ?? String(describing: error)
-    }
 }

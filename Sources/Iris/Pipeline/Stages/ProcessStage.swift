@@ -6,42 +6,25 @@ import Foundation
 /// Shared by requests with the same image key and cache policy. Previews from the decode stage
 /// are processed on the preview decode's thread (previews are few and small) and passed on.
 final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
-    /// Requests with equal keys share one processing (and one memory-cache write).
-    struct Key: Hashable, Sendable {
-        var image: ImageCacheKey
-        var cachePolicy: ImageRequest.CachePolicy
-    }
-
     let keys: RequestKeys
 
-    init(pipeline: ImagePipeline, request: ImageRequest, keys: RequestKeys) {
+    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys) {
         self.keys = keys
-        super.init(pipeline: pipeline, request: request)
+        super.init(graph: graph, request: request)
     }
 
     override func start() {
-        subscribe { priority in
-            pipeline.decodeImage(request, keys: keys, priority: priority) { [self] event in
-                switch event {
-                case .progress(let progress):
-                    publish(progress)
-                case .partial(let preview):
-                    if case .success(let processed) = Self.process(preview, with: request.processors) {
-                        publishPartial(processed)
-                    }
-                case .finished(.failure(let error)):
-                    finish(.failure(error))
-                case .finished(.success(let decoded)):
-                    process(decoded)
-                }
-            }
-        }
+        follow({ graph.decodeImage(request, keys: keys, priority: $0, observer: $1) },
+               partial: { [self] preview in
+                   if case .success(let processed) = Self.process(preview, with: request.processors) { publishPartial(processed) }
+               },
+               success: { [self] decoded in process(decoded) })
     }
 
     private func process(_ decoded: StageImage) {
         let processors = request.processors
         guard !processors.isEmpty else { return finish(.success(store(decoded))) }
-        enqueue(in: pipeline.processQueue) { [self] in
+        enqueue(in: graph.processQueue) { [self] in
             guard !Task.isCancelled else { return }
             finish(Self.process(decoded.image, with: processors).map {
                 store(StageImage(image: $0, originalData: decoded.originalData))
@@ -52,7 +35,7 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
     /// Puts the result in the memory cache, with the original bytes when the request that
     /// started this stage keeps them.
     private func store(_ result: StageImage) -> StageImage {
-        if let memoryCache = pipeline.configuration.memoryCache {
+        if let memoryCache = graph.configuration.memoryCache {
             var image = result.image
             if request.options.keepsData { image.data = result.originalData }
             memoryCache.store(image, for: keys.image)
@@ -64,16 +47,5 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
     /// them on every frame.
     static func process(_ image: LoadedImage, with processors: [any ImageProcessing]) -> Result<LoadedImage, ImageError> {
         image.applying(processors)
-    }
-}
-
-extension ImagePipeline {
-    /// Subscribes to the process stage for `request`: the image as the caller gets it.
-    func processImage(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
-                      observer: @escaping ProcessStage.Observer) -> StageSubscription<StageImage, LoadedImage> {
-        let key = ProcessStage.Key(image: keys.image, cachePolicy: request.cachePolicy)
-        return processStages.subscribe(to: key, priority: priority, observer: observer) {
-            ProcessStage(pipeline: self, request: request, keys: keys)
-        }
     }
 }

@@ -1,0 +1,331 @@
+import Foundation
+import Iris
+import Observation
+
+/// The state of one image slot: what to load, how far it got, what to show.
+///
+/// A view owns one (SwiftUI `@State`, a UIKit view's property), or several views share one that
+/// something else owns. All decoding, resizing and caching happens in the ``ImagePipeline`` off
+/// the main actor; the model only assigns ``phase`` on the main actor.
+///
+/// ```swift
+/// let model = ImageModel()
+/// model.load(ImageRequest(url: url, targetSize: CGSize(width: 100, height: 100), scale: 3))
+/// // Already .success if the image was in the memory cache; otherwise .loading, then
+/// // .success or .failure as the pipeline delivers.
+/// ```
+@MainActor @Observable
+public final class ImageModel {
+    /// What to show now.
+    public var phase: ImagePhase { shown.phase }
+
+    /// The request shown or loading, if any.
+    public private(set) var request: ImageRequest?
+
+    /// Whether a view should animate the change to the current ``phase``: false when it came
+    /// from the memory cache within ``load(_:)`` (the image was there before anything was drawn)
+    /// or from ``reset()``; true when a load delivered it later.
+    public var animatesPhaseChange: Bool { shown.animatesPhaseChange }
+
+    /// The pipeline that loads; requests already running keep theirs.
+    public var pipeline: ImagePipeline
+
+    /// Plays the animation of the image shown, when it has more than one frame: views show its
+    /// ``AnimationPlayer/currentFrame``. Paused while the owning view is off screen.
+    public private(set) var animationPlayer: AnimationPlayer?
+
+    /// Whether animations play (a view's "first frame only" switch turns this off): an
+    /// animation plays while this is on, its view is on screen and its app is active.
+    public var playsAnimations = true {
+        didSet { updatePlayback() }
+    }
+
+    /// How many results (a success, a memory hit included, or a failure) the model has shown: a
+    /// view reports each completion when this changes, also when a new image replaces another
+    /// without the phase's kind changing (URL A, then URL B from the memory cache).
+    public var resultCount: Int { shown.resultCount }
+
+    /// ``phase``, ``animatesPhaseChange`` and ``resultCount``, which change together: one
+    /// observable write a change (a memory hit's main-actor cost is mostly such writes).
+    private var shown = Shown()
+
+    /// The clock that animation players and scheduled retries run on.
+    @ObservationIgnored public var clock: any Clock<Duration> = ContinuousClock()
+
+    /// Retries failed loads by itself when set; `nil` (the default) leaves it to ``retry()``.
+    public var retryPolicy: RetryPolicy?
+
+    /// How urgent the current load is. ``load(_:)`` takes the request's priority; setting this
+    /// changes the running task's priority (e.g. lower it for a cell scrolled half away).
+    public var priority: ImageRequest.Priority {
+        get { currentPriority }
+        set {
+            currentPriority = newValue
+            inFlight.task?.priority = newValue
+        }
+    }
+
+    private var currentPriority: ImageRequest.Priority = .normal
+    /// Keys of ``request`` in the pipeline: what makes two requests "the same image".
+    @ObservationIgnored private var requestKeys: RequestKeys?
+    /// Counts loads; events of an older load are dropped, so a replaced request never lands.
+    @ObservationIgnored private var generation = 0
+    @ObservationIgnored private var observer: Task<Void, Never>?
+    @ObservationIgnored private var failedAttempts = 0
+    /// A load cancelled because its view left the screen, to start again when it comes back.
+    @ObservationIgnored var isSuspended = false
+    /// A retry that came due (or was waiting) while the view was off screen.
+    @ObservationIgnored var retryIsPending = false
+    @ObservationIgnored var retryTimer: Task<Void, Never>?
+    @ObservationIgnored var sizeTracker = DecodedSizeTracker()
+    /// What a view asked to show with ``loadForView(_:)``, and the slot it is laid out in.
+    @ObservationIgnored var viewRequest: ImageRequest?
+    @ObservationIgnored var viewLayout: (slot: ImageSlot, scale: Double)?
+    /// Keys of the `.data` sources a view shows (``dataRequest(id:cacheKey:targetSize:load:)``).
+    @ObservationIgnored var dataSourceKeys = DataSourceKeys()
+    /// Whether the owning view is on screen and its app active: animations play only then.
+    @ObservationIgnored var isOnScreen = true
+    @ObservationIgnored var isActive = true
+    /// The running pipeline task, reachable from `deinit`.
+    @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
+    /// Sees every phase as it is set (tests record exact sequences with it).
+    @ObservationIgnored var phaseObserver: ((ImagePhase) -> Void)?
+
+    /// Makes an empty model that loads through `pipeline`.
+    public init(pipeline: ImagePipeline = .shared) {
+        self.pipeline = pipeline
+    }
+
+    deinit {
+        inFlight.cancel()
+    }
+
+    // MARK: Loading
+
+    /// Shows `request`: cancels what was loading and starts loading it. A memory-cache hit is
+    /// shown before this returns (no placeholder is ever drawn for it). Loading the request that
+    /// is already shown or loading does nothing; `nil` resets.
+    public func load(_ request: ImageRequest?) {
+        guard let request else { return reset() }
+        let keys = pipeline.keys(for: request)
+        if keys.identity == requestKeys?.identity, !isSuspended {
+            switch phase {
+            case .loading, .preview, .success, .failure: return
+            case .empty: break
+            }
+        }
+        start(request, keys: keys)
+    }
+
+    /// Stops loading; the phase goes back to ``ImagePhase/empty`` unless an image is shown.
+    public func cancel() {
+        stopObserving()
+        isSuspended = false
+        if case .preview(let image) = phase {
+            // A progressive preview goes; a smaller image of the same source shown while a
+            // larger one loaded stays, and loading the larger one again is not a no-op.
+            if !image.isPreview { requestKeys = nil }
+            setPhase(image.isPreview ? .empty : .success(image), animated: false)
+        } else if case .loading = phase {
+            setPhase(.empty, animated: false)
+        }
+    }
+
+    /// Stops loading and forgets the request: the phase is ``ImagePhase/empty``.
+    public func reset() {
+        stopObserving()
+        isSuspended = false
+        retryIsPending = false
+        request = nil
+        requestKeys = nil
+        viewRequest = nil
+        failedAttempts = 0
+        sizeTracker.reset()
+        setPhase(.empty, animated: false)
+    }
+
+    /// Loads the current request again after a failure (or a cancel), skipping nothing: the
+    /// caches are read as the request says. Does nothing while loading or after success.
+    public func retry() {
+        guard let request else { return }
+        switch phase {
+        case .failure, .empty: start(request, keys: pipeline.keys(for: request))
+        case .loading, .preview, .success: return
+        }
+    }
+
+    /// What makes two requests show the same image through this model's pipeline: a view
+    /// reloads when its request's identity changes (a new URL, a new `.data` id, other
+    /// processors), as `.task(id:)` does.
+    public func identity(of request: ImageRequest?) -> ImageRequestIdentity? {
+        request.map(pipeline.identity(of:))
+    }
+
+    // MARK: Running a load
+
+    func start(_ request: ImageRequest, keys: RequestKeys) {
+        stopObserving()
+        isSuspended = false
+        retryIsPending = false
+        if keys.image != requestKeys?.image { failedAttempts = 0 }
+        // An image of the same source stays up while a larger decode of it loads.
+        let previous = requestKeys?.image ?? self.request.map(pipeline.imageKey(for:))
+        let shown: LoadedImage? = if let image = phase.loadedImage, previous?.hasSameData(as: keys.image) == true { image } else { nil }
+        self.request = request
+        requestKeys = keys
+        if currentPriority != request.priority { currentPriority = request.priority }
+
+        if let hit = pipeline.cachedImage(for: request, keys: keys) {
+            setPhase(.success(hit), animated: false)
+            return
+        }
+        generation += 1
+        let generation = generation
+        let task = pipeline.task(for: request, keys: keys)
+        inFlight.task = task
+        if let result = task.result {      // raced into the memory cache: shown at once, as a hit
+            finish(result, generation: generation, animated: false)
+            return
+        }
+        setPhase(shown.map { .preview($0) } ?? .loading(nil), animated: false)
+        let forwardsPreviews = pipeline.configuration.isProgressiveDecodingEnabled
+        observer = Task { [weak self] in
+            // Progress and previews first, in order; the result once the streams have ended
+            // (they end when the task does), so nothing of a load lands after its result. The
+            // forwarders hold the model weakly: a model that goes away cancels its task.
+            let model = WeakImageModel(self)
+            if forwardsPreviews {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await Self.forwardPreviews(of: task, to: model, generation: generation) }
+                    await Self.forwardProgress(of: task, to: model, generation: generation)
+                }
+            } else {
+                await Self.forwardProgress(of: task, to: model, generation: generation)
+            }
+            guard let result = task.result else { return }   // cancelled before it ended
+            self?.finish(result, generation: generation, animated: true)
+        }
+    }
+
+    private static func forwardProgress(of task: ImageTask, to model: WeakImageModel, generation: Int) async {
+        for await progress in task.progress { model.value?.receive(progress, generation: generation) }
+    }
+
+    private static func forwardPreviews(of task: ImageTask, to model: WeakImageModel, generation: Int) async {
+        for await preview in task.previews { model.value?.receive(preview: preview, generation: generation) }
+    }
+
+    private func receive(_ progress: ImageTask.Progress, generation: Int) {
+        guard generation == self.generation else { return }
+        switch phase {
+        case .loading: setPhase(.loading(progress), animated: false)
+        case .empty, .preview, .success, .failure: break    // a shown preview stays up
+        }
+    }
+
+    private func receive(preview: LoadedImage, generation: Int) {
+        guard generation == self.generation else { return }
+        setPhase(.preview(preview), animated: true)
+    }
+
+    private func finish(_ result: Result<LoadedImage, ImageError>, generation: Int, animated: Bool) {
+        guard generation == self.generation else { return }
+        inFlight.task = nil
+        observer = nil
+        switch result {
+        case .success(let image):
+            failedAttempts = 0
+            setPhase(.success(image), animated: animated)
+        case .failure(.cancelled):
+            setPhase(.empty, animated: false)
+        case .failure(let error):
+            failedAttempts += 1
+            setPhase(.failure(error), animated: animated)
+            scheduleRetry(after: error)
+        }
+    }
+
+    /// Retries after the policy's delay on ``clock``; only while the view is on screen (off
+    /// screen the retry waits for ``viewDidAppear()``).
+    private func scheduleRetry(after error: ImageError) {
+        guard let retryPolicy, let delay = retryPolicy.delay(afterFailure: failedAttempts, error: error) else { return }
+        guard isOnScreen else {
+            retryIsPending = true
+            return
+        }
+        let generation = generation
+        retryTimer = Task { [weak self, clock] in
+            do {
+                try await sleep(for: delay, on: clock)
+            } catch {
+                return                                   // cancelled: a new load, or off screen
+            }
+            guard let self, generation == self.generation else { return }
+            self.retryTimer = nil
+            self.retry()
+        }
+    }
+
+    private func stopObserving() {
+        generation += 1
+        observer?.cancel()
+        observer = nil
+        retryTimer?.cancel()
+        retryTimer = nil
+        inFlight.cancel()
+    }
+
+    private func setPhase(_ newPhase: ImagePhase, animated: Bool) {
+        updateAnimationPlayer(for: newPhase)
+        let isResult = switch newPhase {
+        case .success, .failure: true
+        case .empty, .loading, .preview: false
+        }
+        shown = Shown(phase: newPhase, animatesPhaseChange: animated, resultCount: shown.resultCount &+ (isResult ? 1 : 0))
+        phaseObserver?(newPhase)
+    }
+
+    /// A player for a final image with frames; none otherwise.
+    private func updateAnimationPlayer(for newPhase: ImagePhase) {
+        guard case .success(let image) = newPhase, let animation = image.animation, animation.frameCount > 1 else {
+            animationPlayer?.pause()
+            if animationPlayer != nil { animationPlayer = nil }
+            return
+        }
+        animationPlayer?.pause()
+        animationPlayer = AnimationPlayer(animation: animation, firstFrame: image.bitmap, clock: clock)
+        updatePlayback()
+    }
+}
+
+/// What an ``ImageModel`` shows, set in one piece.
+private struct Shown {
+    var phase: ImagePhase = .empty
+    var animatesPhaseChange = false
+    var resultCount = 0
+}
+
+/// A model, held weakly by the tasks that forward a load's events to it.
+private struct WeakImageModel: Sendable {
+    weak var value: ImageModel?
+    init(_ value: ImageModel?) { self.value = value }
+}
+
+/// The pipeline task a model waits on, cancellable from the model's `deinit` (which is not on
+/// the main actor).
+final class InFlightImageTask: Sendable {
+    private let state = LockedState<ImageTask?>(nil)
+
+    var task: ImageTask? {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// Cancels the task, if any, and forgets it.
+    func cancel() {
+        state.withLock { task -> ImageTask? in
+            defer { task = nil }
+            return task
+        }?.cancel()
+    }
+}
