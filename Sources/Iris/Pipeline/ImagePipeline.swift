@@ -42,13 +42,7 @@ public final class ImagePipeline: Sendable {
         let keys = graph.keys(for: request)
         // A hit needs no task (and no streams): the hot path of a scrolling list.
         if let cached = graph.cachedImage(for: request, keys: keys) { return cached }
-        let graph = graph
-        let result = await graph.countingLive {
-            await StageWaiter.result { observer in
-                graph.processImage(request, keys: keys, priority: request.priority, observer: observer)
-            }
-        }
-        return try result.get().loadedImage(for: request)
+        return try await graph.image(for: request, keys: keys).get().loadedImage(for: request)
     }
 
     /// Loads the image at `url` at full size (`file:` URLs are read as files).
@@ -82,12 +76,7 @@ public final class ImagePipeline: Sendable {
     /// stored there), shared with image loads of the same data in flight. Cancelling the calling
     /// task leaves the shared load and throws ``ImageError/cancelled``.
     public func data(for request: ImageRequest) async throws(ImageError) -> Data {
-        let keys = graph.keys(for: request), graph = graph
-        return try await graph.countingLive {
-            await StageWaiter.result { observer in
-                graph.fetchData(request, keys: keys, priority: request.priority, observer: observer)
-            }
-        }.get()
+        try await graph.data(for: request, keys: graph.keys(for: request)).get()
     }
 
     /// The memory cache's image for `request` with its keys already derived (see

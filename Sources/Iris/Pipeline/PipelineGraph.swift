@@ -83,10 +83,28 @@ final class PipelineGraph: Sendable {
         }
     }
 
+    // MARK: Waiting
+
+    /// Waits for `request`'s image from the process stage (``ImagePipeline/image(for:)``'s miss),
+    /// counted in ``liveRequests``.
+    nonisolated(nonsending) func image(for request: ImageRequest, keys: RequestKeys) async -> Result<StageImage, ImageError> {
+        await countingLive {
+            await StageWaiter.result { observer in processImage(request, keys: keys, priority: request.priority, observer: observer) }
+        }
+    }
+
+    /// Waits for `request`'s original data from the fetch stage (``ImagePipeline/data(for:)``),
+    /// counted in ``liveRequests``.
+    nonisolated(nonsending) func data(for request: ImageRequest, keys: RequestKeys) async -> Result<Data, ImageError> {
+        await countingLive {
+            await StageWaiter.result { observer in fetchData(request, keys: keys, priority: request.priority, observer: observer) }
+        }
+    }
+
     // MARK: In flight
 
     /// Runs `body` counted in ``liveRequests``.
-    nonisolated(nonsending) func countingLive<T>(_ body: nonisolated(nonsending) () async -> T) async -> T {
+    private nonisolated(nonsending) func countingLive<T>(_ body: nonisolated(nonsending) () async -> T) async -> T {
         liveRequests.withLock { $0 += 1 }
         defer { liveRequests.withLock { $0 -= 1 } }
         return await body()

@@ -87,10 +87,10 @@ package struct RequestKeys: Sendable {
     let process: ProcessKey
     /// The memory cache's key.
     package let image: ImageCacheKey
-
-    var decode: DecodeKey { process.decode }
-    var fetch: FetchKey { process.decode.fetch }
-    var data: DataKey { process.decode.fetch.data }
+    /// The keys nested in ``process``, kept at hand.
+    let decode: DecodeKey
+    let fetch: FetchKey
+    let data: DataKey
     /// What the request shows (see ``ImageRequestIdentity``).
     package var identity: ImageRequestIdentity { ImageRequestIdentity(key: process) }
 
@@ -101,9 +101,10 @@ package struct RequestKeys: Sendable {
         let data = DataKey(string: Self.dataKeyString(for: request, cacheKeyFilter: cacheKeyFilter))
         let target = request.decodeTarget, skipsOrientation = request.options.skipsOrientation
         let processors = request.processors.map(\.identifier)
-        process = ProcessKey(decode: DecodeKey(fetch: FetchKey(data: data, cachePolicy: request.cachePolicy),
-                                               target: target, skipsOrientation: skipsOrientation),
-                             processors: processors)
+        self.data = data
+        fetch = FetchKey(data: data, cachePolicy: request.cachePolicy)
+        decode = DecodeKey(fetch: fetch, target: target, skipsOrientation: skipsOrientation)
+        process = ProcessKey(decode: decode, processors: processors)
         image = ImageCacheKey(dataKey: data.string, target: target, skipsOrientation: skipsOrientation, processors: processors)
     }
 

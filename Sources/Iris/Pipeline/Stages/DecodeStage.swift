@@ -11,14 +11,8 @@ import Foundation
 /// last before a pause, a whole scan, always gets its preview). Loaded data that does not decode
 /// is removed from the disk cache.
 final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
-    let keys: RequestKeys
     /// Whether a preview is being decoded, and the newest data offered meanwhile.
     private let previewState = LockedState<(isDecoding: Bool, pending: Data?)>((false, nil))
-
-    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys) {
-        self.keys = keys
-        super.init(graph: graph, request: request)
-    }
 
     override func start() {
         if case .file(let url) = request.source, request.cachePolicy != .returnCacheDataDontLoad {
@@ -30,7 +24,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
                            originalData: try? Data(contentsOf: url, options: .alwaysMapped))
             }
         }
-        follow({ graph.fetchData(request, keys: keys, priority: $0, observer: $1) },
+        follow(graph.fetchData,
                partial: { [self] data in decodePreview(of: data) }) { [self] data in
             decode { [self] decoders, options throws(ImageError) in
                 do throws(ImageError) {

@@ -8,20 +8,13 @@ import Foundation
 /// download progress and, when progressive decoding is on, the data so far each time a
 /// progressive JPEG completes a scan (``StageEvent/partial(_:)``).
 final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
-    let dataKey: DataKey
-
-    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys) {
-        dataKey = keys.data
-        super.init(graph: graph, request: request)
-    }
-
     override func start() {
         let policy = request.cachePolicy
         if request.source.usesDataLoader, policy != .reloadIgnoringCache, let dataCache = graph.configuration.dataCache {
             // The disk cache does blocking I/O: read it in its own queue, off the caller's executor.
             enqueue(in: graph.dataCacheQueue) { [self] in
                 guard !Task.isCancelled else { return }
-                if let data = dataCache.data(for: dataKey.string) {
+                if let data = dataCache.data(for: keys.data.string) {
                     finish(.success(data))
                 } else {
                     loadUnlessCacheOnly()
@@ -38,7 +31,7 @@ final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
             guard !Task.isCancelled else { return }
             let result = await loadSourceData()
             if case .success(let data) = result, request.source.usesDataLoader {
-                graph.configuration.dataCache?.store(data, for: dataKey.string)
+                graph.configuration.dataCache?.store(data, for: keys.data.string)
             }
             finish(result)
         }

@@ -6,15 +6,8 @@ import Foundation
 /// Shared by requests with the same image key and cache policy. Previews from the decode stage
 /// are processed on the preview decode's thread (previews are few and small) and passed on.
 final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
-    let keys: RequestKeys
-
-    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys) {
-        self.keys = keys
-        super.init(graph: graph, request: request)
-    }
-
     override func start() {
-        follow({ graph.decodeImage(request, keys: keys, priority: $0, observer: $1) },
+        follow(graph.decodeImage,
                partial: { [self] preview in
                    if case .success(let processed) = Self.process(preview, with: request.processors) { publishPartial(processed) }
                },

@@ -82,10 +82,13 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
     let graph: PipelineGraph
     /// The request that started the stage (requests joining it later share its key).
     let request: ImageRequest
+    /// The request's keys (the stage's own key among them).
+    let keys: RequestKeys
 
-    init(graph: PipelineGraph, request: ImageRequest) {
+    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys) {
         self.graph = graph
         self.request = request
+        self.keys = keys
     }
 
     /// Begins the work. Called once, after the first subscriber has joined, outside any lock.
@@ -108,34 +111,24 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
         adopt(queue.enqueue(priority: priority, job), startedAt: priority)
     }
 
-    /// Subscribes to the stage upstream at this stage's priority, following it; the subscription
-    /// is left when this stage is cancelled. `subscribe` is called outside any lock.
-    private func subscribe<Upstream, UpstreamPartial>(
-        _ subscribe: (ImageRequest.Priority) -> StageSubscription<Upstream, UpstreamPartial>
-    ) {
-        let priority = self.priority
-        adopt(subscribe(priority), startedAt: priority)
-    }
-
     /// Subscribes to the stage upstream and forwards what is not this
     /// stage's own work: progress is published, a failure finishes this stage. `partial` gets the
     /// upstream's partial results, `success` its result.
     final func follow<Upstream, UpstreamPartial>(
-        _ subscribe: (ImageRequest.Priority, @escaping PipelineStage<Upstream, UpstreamPartial>.Observer)
+        _ upstream: (ImageRequest, RequestKeys, ImageRequest.Priority, @escaping PipelineStage<Upstream, UpstreamPartial>.Observer)
             -> StageSubscription<Upstream, UpstreamPartial>,
         partial: @escaping @Sendable (UpstreamPartial) -> Void = { _ in },
         success: @escaping @Sendable (Upstream) -> Void
     ) {
-        self.subscribe { priority in
-            subscribe(priority) { [self] event in
-                switch event {
-                case .progress(let progress): publish(progress)
-                case .partial(let value): partial(value)
-                case .finished(.failure(let error)): finish(.failure(error))
-                case .finished(.success(let value)): success(value)
-                }
+        let priority = self.priority
+        adopt(upstream(request, keys, priority) { [self] event in
+            switch event {
+            case .progress(let progress): publish(progress)
+            case .partial(let value): partial(value)
+            case .finished(.failure(let error)): finish(.failure(error))
+            case .finished(.success(let value)): success(value)
             }
-        }
+        }, startedAt: priority)
     }
 
     private func adopt(_ dependency: some StageDependency, startedAt priority: ImageRequest.Priority) {

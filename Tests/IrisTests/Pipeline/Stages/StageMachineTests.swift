@@ -118,14 +118,15 @@ private final class FakeStage: PipelineStage<Int, Int>, @unchecked Sendable {
     init(graph: PipelineGraph, key: String, upstream: FakeStages?) {
         self.key = key
         self.upstream = upstream
-        super.init(graph: graph, request: ImageRequest(source: .data(id: key) { Data() }))
+        let request = ImageRequest(source: .data(id: key) { Data() })
+        super.init(graph: graph, request: request, keys: graph.keys(for: request))
     }
 
     var partials: [Int] { received.withLock { $0 } }
 
     override func start() {
         guard let upstream else { return }
-        follow({ upstream.registry.subscribe(to: key, priority: $0, observer: $1) { upstream.make(key) } },
+        follow({ [key] _, _, priority, observer in upstream.registry.subscribe(to: key, priority: priority, observer: observer) { upstream.make(key) } },
                partial: { [received] value in received.withLock { $0.append(value) } },
                success: { [self] value in finish(.success(value + 1)) })
     }
