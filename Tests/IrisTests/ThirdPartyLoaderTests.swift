@@ -131,6 +131,27 @@ struct ThirdPartyLoaderTests {
         }
     }
 
+    @Test("a resumed 206 of a one-method loader cut short fails as a lost connection of the whole body, never as a shorter one")
+    func truncatedResume() async throws {
+        try await withTestServer { server in
+            let url = server.url("/photo.png")
+            server.serve("/photo.png", TestHTTPRoute(body: Self.png, contentType: "image/png", dropAfterBytes: 10_000, etag: "\"v1\"",
+                                                     ranges: .bytes))
+            let store = ResumableDataStore()
+            store.keep(ResumableData(data: Self.png.prefix(30_000), validator: "\"v1\"", totalLength: Self.png.count),
+                       for: url.absoluteString)
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: MinimalLoader(), memoryCache: nil, resumableData: store))
+            do throws(ImageError) {
+                _ = try await pipeline.image(for: ImageRequest(url: url))
+                Issue.record("a cut 206 loaded")
+            } catch {
+                guard case .network(let reason, url, _) = error else { Issue.record("a cut 206 gave \(error)"); return }
+                #expect(reason == "connection lost after 40,000 of \(Self.png.count.grouped) bytes")
+            }
+            #expect(server.requests("/photo.png").map(\.rangeStart) == [30_000])
+        }
+    }
+
     @Test("a one-method loader that ignores the byte limit: the pipeline fails the load with .overLimit and cancels it",
           .timeLimit(.minutes(10)))
     func byteLimitHoldsWhenTheLoaderIgnoresIt() async throws {

@@ -104,8 +104,8 @@ struct ResumableLoad: Sendable {
                 let event: DataLoadingEvent?
                 do {
                     event = try await upstream.next()
-                } catch let error as ImageError {
-                    if attempt != nil, case .httpStatus(416, _) = error {
+                } catch {
+                    if attempt != nil, case .httpStatus(416, _)? = error as? ImageError {
                         startOver()
                         continue
                     }
@@ -154,10 +154,18 @@ struct ResumableLoad: Sendable {
 
         /// A transport failure of a continued download, in terms of the whole body ("connection
         /// lost after 60,000 of 200,000 bytes", not of the range), as a single request's would
-        /// be. A timeout keeps the loader's words.
-        private func described(_ error: ImageError) -> ImageError {
-            guard case .network(_, _, let cause) = error, error.urlErrorCode != .timedOut,
-                  let continuedTotal, given < continuedTotal else { return error }
+        /// be: the loader's ``ImageError/network(reason:url:cause:)``, or its own error (a
+        /// `URLError`). A timeout or a cancellation keeps the loader's words.
+        private func described(_ error: any Error) -> any Error {
+            guard let continuedTotal, given < continuedTotal, !Task.isCancelled else { return error }
+            let cause: ErrorCause
+            switch error {
+            case ImageError.network(_, _, let underlying): cause = underlying
+            case is ImageError, is CancellationError: return error
+            default: cause = ErrorCause(error)
+            }
+            if let nsError = cause.error.map({ $0 as NSError }), nsError.domain == NSURLErrorDomain,
+               nsError.code == NSURLErrorTimedOut || nsError.code == NSURLErrorCancelled { return error }
             return connectionLost(cause: cause)
         }
 
