@@ -21,7 +21,7 @@ extension ImagePipeline {
 
 /// The command line reads files only: a URL source fails at once (and no `URLSession` is made).
 struct FilesOnlyLoader: DataLoading {
-    func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+    func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         AsyncThrowingStream { continuation in
             continuation.finish(throwing: ImageError.dataLoadingFailed(reason: "the command line reads files only"))
         }

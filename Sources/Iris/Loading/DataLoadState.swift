@@ -15,10 +15,6 @@ struct DataLoadState {
     /// The most bytes the body may have.
     let byteLimit: Int?
     let continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
-    /// Set when the request asked for the rest of an earlier download.
-    var resume: ResumeAttempt?
-    /// Told the response's resume validator.
-    let onValidator: @Sendable (String?, Int?) -> Void
     var expectedLength: Int?
     /// Whether the response (status and headers) has arrived.
     var hasResponse = false
@@ -36,16 +32,13 @@ struct DataLoadState {
     private var isChecked = false
 
     init(url: URL?, timeout: TimeInterval? = nil, clock: LoadClock = .continuous, byteLimit: Int? = nil,
-         continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
-         resume: ResumeAttempt? = nil, onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
+         continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation) {
         self.url = url
         self.timeout = timeout
         self.clock = clock
         lastActivity = clock.now()
         self.byteLimit = byteLimit
         self.continuation = continuation
-        self.resume = resume
-        self.onValidator = onValidator
     }
 
     /// What to do with a piece of the body.
@@ -69,6 +62,11 @@ struct DataLoadState {
     var idleDeadline: Duration? {
         guard let timeout, timeout > 0, timeout.isFinite else { return nil }
         return lastActivity + .seconds(timeout)
+    }
+
+    /// Passes the body on unchecked: it is a range (`206`), not the start of the resource.
+    mutating func skipsFormatCheck() {
+        isChecked = true
     }
 
     /// Takes the next piece of the body.

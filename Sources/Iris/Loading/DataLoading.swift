@@ -5,47 +5,47 @@ import FoundationNetworking
 
 /// One event of a streamed load.
 public enum DataLoadingEvent: Sendable {
-    /// The response arrived (always first). `expectedLength` is nil when unknown.
-    case response(statusCode: Int?, expectedLength: Int?, mimeType: String?)
+    /// The response arrived (always first, once).
+    case response(DataLoadingResponse)
     /// The next piece of the body.
     case chunk(Data)
 }
 
 /// Loads data for URL requests, streaming chunks so progress and previews can be shown.
 ///
-/// The stream ends when the body is complete and throws ``ImageError`` on failure (HTTP status,
-/// network, HTML instead of an image). Cancelling the consuming task cancels the load.
+/// A loader implements one method, ``loadData(for:byteLimit:)``: it sends the request as it is
+/// and streams what comes back. The stream ends when the body is complete and throws
+/// ``ImageError`` on failure (HTTP status, network, HTML instead of an image). Cancelling the
+/// consuming task, or dropping the stream's iterator, cancels the load.
+///
+/// Everything else is the pipeline's work, for any loader:
+/// - **Resuming** (``ImagePipeline/Configuration/resumableData``): the pipeline adds `Range`
+///   and `If-Range` to a request whose earlier download was cancelled, checks the `206`'s
+///   `Content-Range`, and loads again without a range when the server does not continue the
+///   kept bytes (`200`, `416`, or another range). It reads the validator from the
+///   ``DataLoadingResponse/headers``, so a loader should pass the response's headers on (at
+///   least `ETag`, `Last-Modified`, `Accept-Ranges` and `Content-Range`). A `206`'s body is not
+///   the start of the resource: do not sniff it for HTML or JSON.
+/// - **The byte limit**: the pipeline fails a load whose announced length or body passes
+///   ``ImagePipeline/Configuration/maxDataBytes`` and stops reading it. A loader that honours
+///   `byteLimit` itself also stops the transfer at once, so bytes the pipeline has not taken
+///   yet cannot pile up past it.
 public protocol DataLoading: Sendable {
     /// Streams the response and body of `request`.
-    func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error>
-}
-
-/// A loader that can continue a download where an earlier one stopped.
-public protocol ResumableDataLoading: DataLoading {
-    /// Streams `request`'s response and body like ``DataLoading/loadData(for:)``; with `partial`,
-    /// asks only for the bytes after it (`Range`, `If-Range`). The stream always carries the whole
-    /// body from its first byte: a continued download yields `partial`'s bytes first (so progress
-    /// continues from there); a server that answers with the whole body (the resource changed or
-    /// ranges are ignored), `416` or a range that does not continue `partial` gives the whole
-    /// body of a fresh request.
     ///
-    /// `onValidator` is called once the response arrives, before any body, with what a later
-    /// load needs to resume this one: the validator (strong `ETag` or `Last-Modified`, with
-    /// `Accept-Ranges: bytes`) and the whole length, or `nil` when it cannot be resumed.
-    func loadData(for request: URLRequest, resuming partial: ResumableData?,
-                  onValidator: @escaping @Sendable (_ validator: String?, _ totalLength: Int?) -> Void)
-        -> AsyncThrowingStream<DataLoadingEvent, any Error>
+    /// - Parameters:
+    ///   - request: The request to send, as it is (it may carry `Range` and `If-Range`).
+    ///   - byteLimit: The most body bytes the caller takes, or `nil` for no limit. Advisory:
+    ///     a loader that honours it finishes with ``ImageError/overLimit(_:)``
+    ///     (``ImageError/LimitViolation/encodedBytes(bytes:limit:)``) and cancels the transfer
+    ///     as soon as the announced length or the bytes received pass it; the pipeline checks
+    ///     the limit either way.
+    func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error>
 }
 
-/// A loader that stops a body itself once it passes a byte limit: the bytes a slow consumer has
-/// not taken yet cannot pile up past it, whatever the server sends. The pipeline passes its
-/// ``ImagePipeline/Configuration/maxDataBytes`` to loaders that can (``URLSessionDataLoader``);
-/// for others it checks the bytes as it takes them.
-protocol ByteLimitedDataLoading: ResumableDataLoading {
-    /// ``ResumableDataLoading/loadData(for:resuming:onValidator:)``, failing with
-    /// ``ImageError/overLimit(_:)`` (and cancelling the transfer) when the announced length or
-    /// the bytes received pass `byteLimit`.
-    func loadData(for request: URLRequest, resuming partial: ResumableData?, byteLimit: Int?,
-                  onValidator: @escaping @Sendable (_ validator: String?, _ totalLength: Int?) -> Void)
-        -> AsyncThrowingStream<DataLoadingEvent, any Error>
+extension DataLoading {
+    /// Streams the response and body of `request`, with no byte limit.
+    public func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+        loadData(for: request, byteLimit: nil)
+    }
 }

@@ -23,7 +23,7 @@ public struct ResumableData: Sendable, Hashable {
     /// The validator of a response that can be resumed: `Accept-Ranges: bytes` and a strong
     /// `ETag` (preferred) or a `Last-Modified` date; `nil` otherwise. A weak `ETag` (`W/"…"`)
     /// cannot be used with `If-Range` (RFC 9110 §13.1.5).
-    public static func validator(of response: HTTPURLResponse) -> String? {
+    public static func validator(of response: DataLoadingResponse) -> String? {
         guard let ranges = response.value(forHTTPHeaderField: "Accept-Ranges"),
               ranges.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "bytes" })
         else { return nil }

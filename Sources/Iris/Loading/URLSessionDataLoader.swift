@@ -14,14 +14,16 @@ import FoundationNetworking
 ///   "connection lost after 4,096 of 91,233 bytes" or, for a server that stalls mid-body,
 ///   "timed out: no data for 60 s after 4,096 of 91,233 bytes".
 ///
-/// The loader passes on whatever the server sends; ``ImagePipeline`` bounds how much it takes
-/// (``ImagePipeline/Configuration/maxDataBytes``) and cancels a body that grows past it.
+/// Given a `byteLimit`, a response announcing more, or a body growing past it, fails with
+/// ``ImageError/overLimit(_:)`` and the transfer is cancelled at once, whether its bytes were
+/// read or not.
 ///
-/// Cancelling the task that consumes ``loadData(for:)`` cancels the request.
+/// The loader sends each request as it is and passes on the response's headers; resuming a
+/// download (`Range`, `If-Range`) is the pipeline's work (see ``DataLoading``). A `206`'s body
+/// is not checked for HTML or JSON: it does not start the resource.
 ///
-/// Downloads resume (``ResumableDataLoading``): given the bytes of a cancelled download and its
-/// validator, only the rest is requested.
-public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLoading, Sendable {
+/// Cancelling the task that consumes ``loadData(for:byteLimit:)`` cancels the request.
+public final class URLSessionDataLoader: DataLoading, Sendable {
     /// The most seconds a request may wait for the next bytes before it fails as timed out.
     public let timeout: TimeInterval
 
@@ -83,59 +85,21 @@ public final class URLSessionDataLoader: ResumableDataLoading, ByteLimitedDataLo
         session.finishTasksAndInvalidate()
     }
 
-    /// Streams the response and body of `request`; see the type's documentation for errors.
-    public func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
-        loadData(for: request, resuming: nil) { _, _ in }
-    }
-
-    /// Streams the whole body of `request`, asking only for what follows `partial` when given;
-    /// see ``ResumableDataLoading``.
-    public func loadData(for request: URLRequest, resuming partial: ResumableData?,
-                         onValidator: @escaping @Sendable (String?, Int?) -> Void)
-        -> AsyncThrowingStream<DataLoadingEvent, any Error> {
-        loadData(for: request, resuming: partial, byteLimit: nil, onValidator: onValidator)
-    }
-
-    /// The same, failing with ``ImageError/overLimit(_:)`` and cancelling the transfer as soon as
-    /// the announced length or the bytes received pass `byteLimit`.
-    func loadData(for request: URLRequest, resuming partial: ResumableData?, byteLimit: Int?,
-                  onValidator: @escaping @Sendable (String?, Int?) -> Void)
-        -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+    /// Streams the response and body of `request`, failing with ``ImageError/overLimit(_:)``
+    /// and cancelling the transfer as soon as the announced length or the bytes received pass
+    /// `byteLimit`; see the type's documentation for the other errors.
+    public func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
-        start(request, resuming: partial, byteLimit: byteLimit, continuation: continuation, onValidator: onValidator)
-        return stream
-    }
-
-    /// Starts one request for `continuation`'s stream; a resume the server does not continue
-    /// starts again without a range.
-    private func start(_ request: URLRequest, resuming partial: ResumableData?, byteLimit: Int?,
-                       continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation,
-                       onValidator: @escaping @Sendable (String?, Int?) -> Void) {
         var sent = request
         let idleTimeout = min(request.timeoutInterval, timeout)
         // The delegate's watchdog times the load out; the session's timer is only a backstop.
         sent.timeoutInterval = Self.backstop(for: idleTimeout, clock: clock)
-        let partial = (request.httpMethod ?? "GET") == "GET" ? partial : nil
-        if let partial { sent = partial.resumeRequest(sent) }
         let task = session.dataTask(with: sent)
-        // The restart holds the loader (and its session) until the response has decided.
-        let resume = partial.map { partial in
-            ResumeAttempt(partial: partial) {
-                self.start(request, resuming: nil, byteLimit: byteLimit, continuation: continuation, onValidator: onValidator)
-            }
-        }
-        delegate.register(task, url: request.url, timeout: idleTimeout, byteLimit: byteLimit, continuation: continuation,
-                          resume: resume, onValidator: onValidator)
+        delegate.register(task, url: request.url, timeout: idleTimeout, byteLimit: byteLimit, continuation: continuation)
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
         task.resume()
+        return stream
     }
-}
-
-/// A request that asked for the rest of ``partial``, and how to start over when the server does
-/// not continue it.
-struct ResumeAttempt: Sendable {
-    let partial: ResumableData
-    let restart: @Sendable () -> Void
 }

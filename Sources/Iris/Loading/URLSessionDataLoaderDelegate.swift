@@ -25,11 +25,9 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
     /// a timed-out error once that many seconds pass without a response or body. Call before
     /// resuming `task`.
     func register(_ task: URLSessionTask, url: URL?, timeout: TimeInterval? = nil, byteLimit: Int? = nil,
-                  continuation: Continuation, resume: ResumeAttempt? = nil,
-                  onValidator: @escaping @Sendable (String?, Int?) -> Void = { _, _ in }) {
+                  continuation: Continuation) {
         let id = task.taskIdentifier
-        var load = DataLoadState(url: url, timeout: timeout, clock: clock, byteLimit: byteLimit, continuation: continuation,
-                                 resume: resume, onValidator: onValidator)
+        var load = DataLoadState(url: url, timeout: timeout, clock: clock, byteLimit: byteLimit, continuation: continuation)
         load.task = task
         loads.withLock { loads in
             // Started once stored, so it always finds its load.
@@ -72,27 +70,10 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         let id = dataTask.taskIdentifier
-        let http = response as? HTTPURLResponse
-        let status = http?.statusCode
-        var expected = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
+        let described = DataLoadingResponse(response)
+        let status = described.statusCode
+        let expected = described.expectedLength
         guard let load = loads.withLock({ $0[id] }) else { return completionHandler(.cancel) }
-
-        // A request for the rest of an earlier download: continue it, or start over.
-        var continued: ResumableData?
-        if let attempt = load.resume {
-            let contentRange = http?.value(forHTTPHeaderField: "Content-Range")
-            if status == 206, attempt.partial.isContinued(by: contentRange) {
-                continued = attempt.partial
-                expected = ResumableData.totalLength(fromContentRange: contentRange)
-                    ?? expected.map { $0 + attempt.partial.data.count }
-            } else if status == 206 || status == 416 {
-                loads.withLock { _ = remove(id, from: &$0) }
-                completionHandler(.cancel)
-                attempt.restart()
-                return
-            }
-            // Otherwise a whole new body (the resource changed, or ranges are ignored) or an error.
-        }
 
         if let status, !(200...299).contains(status) {
             finish(id, throwing: ImageError.httpStatus(code: status, url: response.url ?? url(of: id)))
@@ -108,11 +89,10 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
             loads[id]?.expectedLength = expected
             loads[id]?.hasResponse = true
             loads[id]?.noteActivity()
-            loads[id]?.resume = nil
+            // A range does not start the resource: its first bytes tell nothing of the format.
+            if status == 206 { loads[id]?.skipsFormatCheck() }
         }
-        load.onValidator(http.flatMap(ResumableData.validator(of:)), expected)
-        load.continuation.yield(.response(statusCode: status, expectedLength: expected, mimeType: response.mimeType))
-        if let continued { deliver(continued.data, of: dataTask) }
+        load.continuation.yield(.response(described))
         completionHandler(.allow)
     }
 

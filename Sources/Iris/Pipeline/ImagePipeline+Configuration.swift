@@ -29,8 +29,8 @@ extension ImagePipeline {
         /// coalescing; ``ImageRequest/Options/cacheKey`` still wins when set.
         public var cacheKeyFilter: (@Sendable (URL) -> String)?
         /// Downloads cancelled after some bytes, kept (within its byte budget) so the next load of
-        /// the same data asks only for the rest, when the loader can resume
-        /// (``ResumableDataLoading``) and the server named a validator. `nil`: never resume.
+        /// the same data asks only for the rest (the pipeline adds `Range` and `If-Range`, with
+        /// any ``DataLoading``), when the server named a validator. `nil`: never resume.
         public var resumableData: ResumableDataStore?
         /// The most bytes of encoded data the pipeline takes from one source: a response whose
         /// `Content-Length` announces more fails before its body is read, and a body that grows

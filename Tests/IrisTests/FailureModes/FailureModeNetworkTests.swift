@@ -98,8 +98,8 @@ struct FailureModeNetworkTests {
 
             // The loader stops the body itself, read or not: bytes nobody has taken yet cannot pile up.
             server.serve("/unread.jpg", .endless(body: jpeg.prefix(4096), contentType: "image/jpeg"))
-            let unread = URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/unread.jpg")), resuming: nil,
-                                                                    byteLimit: Self.limit) { _, _ in }
+            let unread = URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/unread.jpg")),
+                                                                                byteLimit: Self.limit)
             #expect(await pipelineEventually { server.cancelledRequestCount("/unread.jpg") == 1 }, "cancelled before any read")
             let load = await CollectedLoad.collect(unread)
             #expect(load.body.count <= Self.limit)

@@ -6,19 +6,19 @@ import Testing
 @testable import Iris
 import IrisTestServer
 
-/// Resuming downloads with `Range` / `If-Range` through ``URLSessionDataLoader`` and a loopback
-/// server that answers as real servers do.
+/// Resuming downloads with `Range` / `If-Range` (``ResumableLoad`` over a ``URLSessionDataLoader``)
+/// and a loopback server that answers as real servers do.
 @Suite("Resumable downloads")
 struct ResumableDownloadTests {
     static let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 7) })
 
     /// Loads `/file` resuming `partial`; the collected load and the validator reported.
     private func load(_ server: TestHTTPServer, resuming partial: ResumableData?) async -> (CollectedLoad, String?) {
-        let reported = LockedState<String?>(nil)
-        let stream = URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/file")), resuming: partial) { validator, _ in
-            reported.withLock { $0 = validator }
-        }
-        return (await CollectedLoad.collect(stream), reported.withLock { $0 })
+        let store = ResumableDataStore()
+        if let partial { store.keep(partial, for: server.url("/file").absoluteString) }
+        let load = ResumableLoad(request: URLRequest(url: server.url("/file")), loader: URLSessionDataLoader(timeout: httpHangTimeout),
+                                 store: store)
+        return (await CollectedLoad.collect(load.events()), load.validator)
     }
 
     @Test("a 206 continues the kept bytes: the body is byte-identical, the kept bytes come first, only the rest is sent",

@@ -74,17 +74,17 @@ struct CollectedLoad: Sendable {
 
     /// Consumes `stream` to its end, calling `onEvent` with what arrived so far after each event
     /// (to release the server's next piece, or move a test clock, at a known point of the load).
-    static func collect(_ stream: AsyncThrowingStream<DataLoadingEvent, any Error>,
+    static func collect(_ stream: some AsyncSequence<DataLoadingEvent, any Error>,
                         onEvent: (CollectedLoad) -> Void = { _ in }) async -> CollectedLoad {
         var load = CollectedLoad()
         do {
             for try await event in stream {
                 switch event {
-                case let .response(status, expectedLength, mimeType):
+                case .response(let response):
                     load.responseCount += 1
-                    load.status = status
-                    load.expectedLength = expectedLength
-                    load.mimeType = mimeType
+                    load.status = response.statusCode
+                    load.expectedLength = response.expectedLength
+                    load.mimeType = response.mimeType
                 case .chunk(let data):
                     load.chunks.append(data)
                 }

@@ -92,7 +92,7 @@ final class PipelineCountingLoader: DataLoading {
     /// Lets held loads (and all later ones) go on.
     func release() { gate.open() }
 
-    func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+    func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         let url = request.url ?? URL(string: "about:blank")!
         state.withLock { $0.started.append(url) }
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
@@ -100,7 +100,7 @@ final class PipelineCountingLoader: DataLoading {
             await gate.wait()
             guard !Task.isCancelled else { return }
             let data = payload(url)
-            continuation.yield(.response(statusCode: 200, expectedLength: data.count, mimeType: "image/gif"))
+            continuation.yield(.response(DataLoadingResponse(statusCode: 200, expectedLength: data.count, mimeType: "image/gif")))
             let size = max(1, (data.count + chunkCount - 1) / chunkCount)
             var offset = 0
             while offset < data.count {

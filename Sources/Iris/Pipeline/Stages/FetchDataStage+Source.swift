@@ -52,7 +52,8 @@ extension FetchDataStage {
         do {
             for try await event in resumable.events() {
                 switch event {
-                case .response(_, let expectedLength, _):
+                case .response(let response):
+                    let expectedLength = response.expectedLength
                     if let expectedLength, expectedLength > limit {
                         return .failure(.overLimit(.encodedBytes(bytes: expectedLength, limit: limit)))
                     }
