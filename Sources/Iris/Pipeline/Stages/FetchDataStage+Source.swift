@@ -38,7 +38,7 @@ extension FetchDataStage {
     /// some bytes is kept for resuming when the loader and the server allow it; a kept one is
     /// resumed. A response announcing more than ``ImagePipeline/Configuration/maxDataBytes``,
     /// or a body growing past it, fails at once: a loader that can stops the body itself
-    /// (``ByteLimitedDataLoading``), so unread bytes cannot pile up; for any other, returning
+    /// (it is passed the limit), so unread bytes cannot pile up; for any other, returning
     /// here ends the iteration, which cancels the load.
     private func stream(_ request: URLRequest) async -> Result<Data, ImageError> {
         var data = Data()
