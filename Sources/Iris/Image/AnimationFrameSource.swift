@@ -3,7 +3,7 @@
 ///
 /// A source is immutable and shared; each ``AnimationFrameDecoder`` it makes holds the working
 /// state (the canvas) of one pass through the frames.
-protocol AnimationFrameSource: Sendable {
+public protocol AnimationFrameSource: Sendable {
     /// The full size of the animation's frames before shrinking (a GIF's logical screen, an
     /// APNG's or animated WebP's canvas).
     var canvas: PixelSize { get }
@@ -28,7 +28,7 @@ protocol AnimationFrameSource: Sendable {
 /// Composes an animation's frames in order; it can go back to a key frame.
 ///
 /// Used by one task at a time (it is not thread-safe).
-protocol AnimationFrameDecoder: AnyObject {
+public protocol AnimationFrameDecoder: AnyObject {
     /// The frame ``nextFrame()`` produces.
     var nextIndex: Int { get }
     /// Bytes the decoder holds between frames (canvas, saved regions).

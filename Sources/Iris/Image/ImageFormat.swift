@@ -1,49 +1,57 @@
 /// An image container format, as recognised from a file's first bytes.
 ///
-/// Iris decodes JPEG, PNG (and APNG), GIF and WebP. The others are recognised so that an error
-/// can say what a file is rather than "unknown".
-public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    case jpeg, png, gif, webp
-    case heic, avif, bmp, tiff, jpegXL, svg, pdf, html, json
-    /// Nothing recognisable.
-    case unknown
-
-    /// Whether Iris can decode this format.
-    public var isDecodable: Bool {
-        switch self {
-        case .jpeg, .png, .gif, .webp: true
-        default: false
-        }
-    }
-
+/// Open, like a string enum that anyone may extend: Iris names the formats it knows (the static
+/// values below) and a codec of your own brings its own
+/// (`ImageFormat("qoi", name: "QOI", fileExtension: "qoi")`), with a decoder that recognises it
+/// (``ImageDecoding/format(of:)``). Two formats are the same when their identifiers are.
+///
+/// On Linux Iris decodes JPEG, PNG (and APNG), GIF and WebP with the C libraries, and AVIF, HEIC
+/// and JPEG XL where their libraries are installed; on Apple platforms whatever ImageIO decodes.
+/// The others are recognised so that an error can say what a file is rather than "unknown".
+public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The identifier: "jpeg", "png", "heic".
+    public let rawValue: String
     /// A readable name: "JPEG", "HEIC", "HTML".
-    public var description: String {
-        switch self {
-        case .jpeg: "JPEG"
-        case .png: "PNG"
-        case .gif: "GIF"
-        case .webp: "WebP"
-        case .heic: "HEIC"
-        case .avif: "AVIF"
-        case .bmp: "BMP"
-        case .tiff: "TIFF"
-        case .jpegXL: "JPEG XL"
-        case .svg: "SVG"
-        case .pdf: "PDF"
-        case .html: "HTML"
-        case .json: "JSON"
-        case .unknown: "unknown"
-        }
+    public let description: String
+    /// The usual file extension (without a dot).
+    public let fileExtension: String?
+
+    /// A format identified by `identifier`, shown as `name`, written with `fileExtension`.
+    public init(_ identifier: String, name: String, fileExtension: String? = nil) {
+        rawValue = identifier
+        description = name
+        self.fileExtension = fileExtension
     }
 
-    /// The usual file extension (without a dot), for the formats Iris can write.
-    public var fileExtension: String? {
-        switch self {
-        case .jpeg: "jpg"
-        case .png: "png"
-        case .webp: "webp"
-        case .gif: "gif"
-        default: nil
-        }
+    /// The well-known format with `rawValue` as identifier, or a new one named after it.
+    public init(rawValue: String) {
+        self = Self.wellKnown.first { $0.rawValue == rawValue } ?? ImageFormat(rawValue, name: rawValue)
     }
+
+    public static func == (lhs: ImageFormat, rhs: ImageFormat) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    public static let jpeg = ImageFormat("jpeg", name: "JPEG", fileExtension: "jpg")
+    public static let png = ImageFormat("png", name: "PNG", fileExtension: "png")
+    public static let gif = ImageFormat("gif", name: "GIF", fileExtension: "gif")
+    public static let webp = ImageFormat("webp", name: "WebP", fileExtension: "webp")
+    public static let heic = ImageFormat("heic", name: "HEIC", fileExtension: "heic")
+    public static let avif = ImageFormat("avif", name: "AVIF", fileExtension: "avif")
+    public static let jpegXL = ImageFormat("jpegXL", name: "JPEG XL", fileExtension: "jxl")
+    public static let bmp = ImageFormat("bmp", name: "BMP", fileExtension: "bmp")
+    public static let tiff = ImageFormat("tiff", name: "TIFF", fileExtension: "tiff")
+    public static let svg = ImageFormat("svg", name: "SVG", fileExtension: "svg")
+    public static let pdf = ImageFormat("pdf", name: "PDF", fileExtension: "pdf")
+    public static let html = ImageFormat("html", name: "HTML")
+    public static let json = ImageFormat("json", name: "JSON")
+    /// Nothing recognisable.
+    public static let unknown = ImageFormat("unknown", name: "unknown")
+
+    /// The formats Iris names.
+    public static let wellKnown: [ImageFormat] = [
+        .jpeg, .png, .gif, .webp, .heic, .avif, .jpegXL, .bmp, .tiff, .svg, .pdf, .html, .json, .unknown,
+    ]
+
+    /// Whether the platform's decoders (``ImageDecoderRegistry/standard``) read this format.
+    public var isDecodable: Bool { ImageDecoderRegistry.standard.decoder(for: self) != nil }
 }

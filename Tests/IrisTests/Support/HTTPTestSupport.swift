@@ -108,7 +108,11 @@ final class HTTPCountingDecoder: ImageDecoding {
     }
 
     var formats: Set<ImageFormat> { decoder.formats }
+    func format(of data: Data) -> ImageFormat? { decoder.format(of: data) }
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader { try decoder.readHeader(data) }
+    func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
+        try decoder.animationSource(for: data, limits: limits)
+    }
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         counter.increment()
         return try decoder.decode(data, context: context)

@@ -8,10 +8,12 @@ import IrisSamples
 // Test doubles for the pipeline's mechanics: a trivial image format with a counting decoder, a
 // counting and holdable data loader, in-memory caches, a gate, and polling helpers.
 
-/// A trivial image format for pipeline tests: "GIF89a" (so the sniffer routes it to a GIF
-/// decoder), width and height as big-endian UInt32, then raw premultiplied RGBA rows.
+/// A trivial image format for pipeline tests, a codec plug-in of its own: "IRISTF", width and
+/// height as big-endian UInt32, then raw premultiplied RGBA rows.
 enum PipelineTestFormat {
-    static let magic = Array("GIF89a".utf8)
+    static let magic = Array("IRISTF".utf8)
+    /// The format, recognised by ``PipelineCountingDecoder`` alone.
+    static let format = ImageFormat("iris-test", name: "Iris test format")
 
     /// Encodes `bitmap` (converted to RGBA).
     static func encode(_ bitmap: Bitmap) -> Data {
@@ -35,19 +37,23 @@ enum PipelineTestFormat {
 
 /// Decodes ``PipelineTestFormat`` and counts decodes.
 final class PipelineCountingDecoder: ImageDecoding {
-    let formats: Set<ImageFormat> = [.gif]
+    let formats: Set<ImageFormat> = [PipelineTestFormat.format]
     private let decodes = LockedState(0)
 
     /// Decodes so far.
     var decodeCount: Int { decodes.withLock { $0 } }
 
+    func format(of data: Data) -> ImageFormat? {
+        data.prefix(6).elementsEqual(PipelineTestFormat.magic) ? PipelineTestFormat.format : nil
+    }
+
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let bytes = [UInt8](data.prefix(14))
         guard bytes.count == 14, Array(bytes[0..<6]) == PipelineTestFormat.magic else {
-            throw ImageError.truncated(format: .gif, received: data.count, expected: 14)
+            throw ImageError.truncated(format: PipelineTestFormat.format, received: data.count, expected: 14)
         }
         func read(_ offset: Int) -> Int { bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return ImageHeader(format: .gif, width: read(6), height: read(10), hasAlpha: true)
+        return ImageHeader(format: PipelineTestFormat.format, width: read(6), height: read(10), hasAlpha: true)
     }
 
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
@@ -55,7 +61,7 @@ final class PipelineCountingDecoder: ImageDecoding {
         let header = context.header
         let pixels = [UInt8](data.dropFirst(14))
         guard let bitmap = Bitmap(width: header.width, height: header.height, format: .rgba8, pixels: pixels) else {
-            throw ImageError.truncated(format: .gif, received: data.count, expected: 14 + header.width * header.height * 4)
+            throw ImageError.truncated(format: PipelineTestFormat.format, received: data.count, expected: 14 + header.width * header.height * 4)
         }
         return context.outputSize == bitmap.size ? bitmap : Resampler().resize(bitmap, to: context.outputSize)
     }

@@ -8,6 +8,10 @@ public struct ImageDecoderRegistry: Sendable {
     /// Makes a registry of `decoders`.
     public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
 
+    /// Adds `decoder` ahead of the others: it is asked first to recognise a file, and wins for
+    /// the formats it reads.
+    public mutating func register(_ decoder: any ImageDecoding) { decoders.insert(decoder, at: 0) }
+
     /// The platform's decoders: the C libraries where they can be imported (Linux), ImageIO on
     /// Apple platforms.
     public static let standard = ImageDecoderRegistry(decoders: PlatformCodecs.decoders)
@@ -15,6 +19,13 @@ public struct ImageDecoderRegistry: Sendable {
     /// The decoder for `format`, if any.
     public func decoder(for format: ImageFormat) -> (any ImageDecoding)? {
         decoders.first { $0.formats.contains(format) }
+    }
+
+    /// The format of `data`: by the first decoder that recognises it by its own rule, else by
+    /// Iris's sniffer (``ImageFormat/unknown`` when nothing matches).
+    public func format(of data: Data) -> ImageFormat {
+        for decoder in decoders { if let format = decoder.format(of: data) { return format } }
+        return FormatSniffer.format(of: data)
     }
 
     /// Reads the header of `data`: format, stored size, alpha, frames and EXIF orientation.
@@ -47,7 +58,7 @@ public struct ImageDecoderRegistry: Sendable {
         try options.limits.check(width: header.width, height: header.height, format: header.format)
         try options.limits.check(frames: header.frameCount)
         if header.frameCount > 1, !options.allowsPartialData,
-           let source = try AnimationSources.source(for: data, format: header.format, limits: options.limits),
+           let source = try decoder.animationSource(for: data, limits: options.limits),
            source.frameCount > 1 {
             return try decodeAnimation(source, header: header, options: options)
         }
@@ -84,8 +95,8 @@ public struct ImageDecoderRegistry: Sendable {
 
     private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
         guard !data.isEmpty else { throw .emptyData }
-        let format = FormatSniffer.format(of: data)
-        guard format.isDecodable, let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
+        let format = format(of: data)
+        guard let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
         var header = try decoder.readHeader(data)
         header.orientation = EXIFReader.orientation(in: data, format: format, releasingInput: releasingInput) ?? .up
         return (decoder, header)

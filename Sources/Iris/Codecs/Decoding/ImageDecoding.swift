@@ -1,9 +1,18 @@
 import Foundation
 
-/// A decoder for one or more formats, used through ``ImageDecoderRegistry``.
+/// A decoder for one or more formats, used through ``ImageDecoderRegistry``: the plug-in point
+/// for a codec. See docs/ADDING-A-CODEC.md for a complete example.
+///
+/// A decoder says which formats it reads, may recognise a format of its own from the first
+/// bytes, reads headers (so limits are checked before any pixel is allocated), decodes the
+/// first frame at the size it is asked for, and may bring the frames of an animation.
 public protocol ImageDecoding: Sendable {
     /// The formats this decoder reads.
     var formats: Set<ImageFormat> { get }
+
+    /// The format of `data` by this decoder's own rule (its magic bytes), for a format Iris does
+    /// not recognise itself; `nil` leaves `data` to Iris's sniffer (the default).
+    func format(of data: Data) -> ImageFormat?
 
     /// Reads size and alpha from the header without decoding pixels.
     /// The returned orientation may be left `.up`; the registry fills it in.
@@ -12,4 +21,17 @@ public protocol ImageDecoding: Sendable {
     /// Decodes the first frame at exactly `context.outputSize` (stored orientation), shrinking
     /// while decoding where the codec can and resampling the rest.
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap
+
+    /// The frames of an animated `data`, made lazily, when this decoder reads animations and
+    /// `data` is one; `nil` otherwise (the default): the registry then decodes a still.
+    /// Checks `limits` (frames, frame sizes) while walking.
+    func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)?
+}
+
+extension ImageDecoding {
+    /// Recognises nothing of its own: Iris's sniffer decides.
+    public func format(of data: Data) -> ImageFormat? { nil }
+
+    /// No animations: every file decodes as a still.
+    public func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? { nil }
 }

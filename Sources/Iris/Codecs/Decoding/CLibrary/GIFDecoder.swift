@@ -19,6 +19,11 @@ struct GIFDecoder: ImageDecoding {
     /// GIF only.
     var formats: Set<ImageFormat> { [.gif] }
 
+    /// The frames of an animated GIF, composed on demand (``GIFFrameReader``).
+    func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
+        try GIFFrameReader.source(data, limits: limits)
+    }
+
     /// Reads the screen size, the first frame's transparency and the number of complete frames.
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         try GIFReader.withReader(data) { reader throws(ImageError) in

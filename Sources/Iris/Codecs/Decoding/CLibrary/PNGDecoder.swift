@@ -28,6 +28,11 @@ struct PNGDecoder: ImageDecoding {
     /// PNG only.
     var formats: Set<ImageFormat> { [.png] }
 
+    /// The frames of an APNG, composed on demand (``APNGFrameReader``); `nil` for a still PNG.
+    func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
+        try APNGFrameReader.source(data, limits: limits)
+    }
+
     /// Reads the size, alpha and frame count from the chunks before the first IDAT.
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let scan = PNGChunkScan(data)

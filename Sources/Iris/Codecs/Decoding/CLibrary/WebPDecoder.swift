@@ -25,6 +25,11 @@ struct WebPDecoder: ImageDecoding {
     /// WebP only.
     var formats: Set<ImageFormat> { [.webp] }
 
+    /// The frames of an animated WebP, composed on demand (``WebPFrameReader``).
+    func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
+        try WebPFrameReader.source(data, limits: limits)
+    }
+
     /// Reads size, alpha and (for animations) the frame count.
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let features = try Self.features(of: data)

@@ -9,7 +9,15 @@ import ImageIO
 /// into the bitmap's storage: a `CGImage` made from it (``Bitmap/cgImage``) draws without
 /// converting.
 struct ImageIODecoder: ImageDecoding {
-    var formats: Set<ImageFormat> { [.jpeg, .png, .gif, .webp] }
+    /// What ImageIO reads on iOS 17 and macOS 14 and later (HEIC, AVIF and JPEG XL included).
+    var formats: Set<ImageFormat> { [.jpeg, .png, .gif, .webp, .heic, .avif, .jpegXL, .tiff, .bmp] }
+
+    /// The frames of an animated GIF, APNG or WebP, as ImageIO composes them.
+    func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
+        let format = FormatSniffer.format(of: data)
+        guard [.gif, .png, .webp].contains(format) else { return nil }
+        return try ImageIOAnimationSource.source(data, format: format, limits: limits)
+    }
 
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let format = FormatSniffer.format(of: data)
