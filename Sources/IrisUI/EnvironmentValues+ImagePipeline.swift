@@ -8,7 +8,7 @@ private struct ImagePipelineKey: EnvironmentKey {
 }
 
 extension EnvironmentValues {
-    /// The pipeline ``IrisImage`` views load through: ``ImagePipeline/shared`` unless set.
+    /// The pipeline ``IrisImage`` views load through: ``/Iris/ImagePipeline/shared`` unless set.
     public var imagePipeline: ImagePipeline {
         get { self[ImagePipelineKey.self] }
         set { self[ImagePipelineKey.self] = newValue }

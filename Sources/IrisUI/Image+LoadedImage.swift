@@ -5,7 +5,7 @@ import SwiftUI
 
 extension Image {
     /// The pixels of `image`, drawn as they are (no copy: the `CGImage` points at the decoded
-    /// bitmap), at the image's ``LoadedImage/scale``.
+    /// bitmap), at the image's ``/Iris/LoadedImage/scale``.
     public init(_ image: LoadedImage) {
         self.init(bitmap: image.bitmap, scale: image.scale)
     }

@@ -3,7 +3,7 @@ import Iris
 import SwiftUI
 
 extension IrisImage {
-    /// Loads through `pipeline` instead of the environment's ``EnvironmentValues/imagePipeline``.
+    /// Loads through `pipeline` instead of the environment's ``SwiftUICore/EnvironmentValues/imagePipeline``.
     public func pipeline(_ pipeline: ImagePipeline) -> IrisImage {
         var view = self
         view.options.pipeline = pipeline

@@ -88,7 +88,7 @@ public final class IrisImageView: PlatformView {
             model.priority = newValue
         }
     }
-    /// The pipeline that loads; ``ImagePipeline/shared`` by default.
+    /// The pipeline that loads; ``/Iris/ImagePipeline/shared`` by default.
     public var pipeline: ImagePipeline {
         get { model.pipeline }
         set { model.pipeline = newValue }

@@ -64,7 +64,7 @@ public final class DataCache: DataCaching, Sendable {
     ///   - directory: Where the entry files live.
     ///   - sizeLimit: The most bytes the entries may take; 150 MiB by default.
     ///   - synchronizesWrites: Whether to `fsync` each entry before renaming it into place.
-    /// - Throws: ``ImageError/dataLoadingFailed(reason:)`` when the directory cannot be created
+    /// - Throws: ``ImageError/dataLoadingFailed(reason:cause:)`` when the directory cannot be created
     ///   or read.
     public init(directory: URL, sizeLimit: Int = 150 * 1024 * 1024, synchronizesWrites: Bool = false) throws {
         self.directory = directory

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Limited by total cost (bytes, ``LoadedImage/cost``) and by count; optionally entries expire
 /// after a time to live. Reads and writes are O(1) and synchronous, so a hit can be shown in the
-/// same frame; a lock (``LockedState``) makes the cache safe to use from any thread (it was measured faster than
+/// same frame; a lock (`LockedState`) makes the cache safe to use from any thread (it was measured faster than
 /// an actor on the hit path, which also cannot be synchronous).
 ///
 /// An image costing more than ``costLimit`` is not stored.

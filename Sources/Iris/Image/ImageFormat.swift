@@ -28,21 +28,36 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
         self = Self.wellKnown.first { $0.rawValue == rawValue } ?? ImageFormat(rawValue, name: rawValue)
     }
 
+    /// Whether the identifiers are equal.
     public static func == (lhs: ImageFormat, rhs: ImageFormat) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the identifier.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
+    /// JPEG (also progressive).
     public static let jpeg = ImageFormat("jpeg", name: "JPEG", fileExtension: "jpg")
+    /// PNG and APNG.
     public static let png = ImageFormat("png", name: "PNG", fileExtension: "png")
+    /// GIF, still or animated.
     public static let gif = ImageFormat("gif", name: "GIF", fileExtension: "gif")
+    /// WebP: lossy, lossless or animated.
     public static let webp = ImageFormat("webp", name: "WebP", fileExtension: "webp")
+    /// HEIC/HEIF: what iPhones shoot (HEVC in an ISO container).
     public static let heic = ImageFormat("heic", name: "HEIC", fileExtension: "heic")
+    /// AVIF: AV1 in an ISO container.
     public static let avif = ImageFormat("avif", name: "AVIF", fileExtension: "avif")
+    /// JPEG XL, bare codestream or in its container.
     public static let jpegXL = ImageFormat("jpegXL", name: "JPEG XL", fileExtension: "jxl")
+    /// Windows bitmap (recognised only).
     public static let bmp = ImageFormat("bmp", name: "BMP", fileExtension: "bmp")
+    /// TIFF (recognised only).
     public static let tiff = ImageFormat("tiff", name: "TIFF", fileExtension: "tiff")
+    /// SVG (recognised only: not a raster image).
     public static let svg = ImageFormat("svg", name: "SVG", fileExtension: "svg")
+    /// PDF (recognised only).
     public static let pdf = ImageFormat("pdf", name: "PDF", fileExtension: "pdf")
+    /// An HTML page: what a server sends instead of an image (a login or error page).
     public static let html = ImageFormat("html", name: "HTML")
+    /// A JSON body: an API error instead of an image.
     public static let json = ImageFormat("json", name: "JSON")
     /// Nothing recognisable.
     public static let unknown = ImageFormat("unknown", name: "unknown")

@@ -1,6 +1,8 @@
 /// A size in whole pixels.
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
 
     /// Makes a size.
@@ -15,5 +17,6 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
     /// The size with width and height exchanged (EXIF orientations 5–8).
     public var transposed: PixelSize { PixelSize(width: height, height: width) }
 
+    /// "width×height".
     public var description: String { "\(width)×\(height)" }
 }

@@ -1,8 +1,12 @@
 /// One pixel as four 8-bit channels; in a ``Bitmap`` colour is premultiplied by alpha.
 public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    /// Red.
     public var r: UInt8
+    /// Green.
     public var g: UInt8
+    /// Blue.
     public var b: UInt8
+    /// Alpha (255: opaque).
     public var a: UInt8
 
     /// Makes a pixel from its four channels.
@@ -16,5 +20,6 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
         return UInt8((weighted + 500) / 1000)
     }
 
+    /// "RGBA(r, g, b, a)".
     public var description: String { "RGBA(\(r), \(g), \(b), \(a))" }
 }

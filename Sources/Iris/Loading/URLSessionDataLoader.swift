@@ -10,7 +10,7 @@ import FoundationNetworking
 /// - a successful response whose first bytes are an HTML page or JSON:
 ///   ``ImageError/notAnImage(_:url:)``;
 /// - transport failures (refused, reset, timed out, the connection closing before the announced
-///   `Content-Length`): ``ImageError/network(reason:url:)`` with a readable reason, such as
+///   `Content-Length`): ``ImageError/network(reason:url:cause:)`` with a readable reason, such as
 ///   "connection lost after 4,096 of 91,233 bytes" or, for a server that stalls mid-body,
 ///   "timed out: no data for 60 s after 4,096 of 91,233 bytes".
 ///
@@ -39,7 +39,7 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
     ///     is cancelled while its cache lookup runs (use ``ImagePipeline/Configuration/dataCache``).
     ///   - timeout: Seconds without any bytes (waiting for the response, or between pieces of
     ///     the body: a server that stalls mid-body) after which a request fails with
-    ///     ``ImageError/network(reason:url:)``, its `urlErrorCode` `.timedOut`. Fractions of a
+    ///     ``ImageError/network(reason:url:cause:)``, its `urlErrorCode` `.timedOut`. Fractions of a
     ///     second count, on Linux too (the loader times loads itself). Also lowers a request's
     ///     own `timeoutInterval`.
     public convenience init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {

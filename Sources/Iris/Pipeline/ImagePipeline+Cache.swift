@@ -9,7 +9,9 @@ extension ImagePipeline {
     public struct Cache: Sendable {
         /// Which of the pipeline's caches an operation touches.
         public struct Stores: OptionSet, Sendable, Hashable {
+            /// The stores as bits.
             public let rawValue: Int
+            /// The stores whose bits are set in `rawValue`.
             public init(rawValue: Int) { self.rawValue = rawValue }
             /// Decoded images in memory (``Configuration/memoryCache``).
             public static let memory = Stores(rawValue: 1)

@@ -2,9 +2,9 @@ import Foundation
 
 /// Loads, decodes, processes and caches images.
 ///
-/// The way through: memory cache → ``FetchDataStage`` (disk cache or loader, a file, a `.data`
-/// closure) → ``DecodeStage`` (at the request's target size) → ``ProcessStage`` (processors,
-/// then the memory cache) → caller. Each stage is shared by identical requests in flight (data
+/// The way through: memory cache → fetch the data (disk cache or loader, a file, a `.data`
+/// closure) → decode (at the request's target size) → process (processors, then the memory
+/// cache) → caller. Each stage is shared by identical requests in flight (data
 /// by source, decode by source + target + orientation, processing by the full image key), runs
 /// at the highest priority of the requests waiting on it and is cancelled only when none of
 /// them wants it any more. Each kind of work has its own bounded, prioritised queue; reading the

@@ -21,7 +21,17 @@ public struct ImageRequest: Sendable {
 
     /// How urgent a request is. Shared work runs at the highest priority of its subscribers.
     public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable {
-        case veryLow, low, normal, high, veryHigh
+        /// Prefetching far ahead.
+        case veryLow
+        /// Prefetching (``ImagePrefetcher``'s default).
+        case low
+        /// An image on screen (the default).
+        case normal
+        /// An image the user is waiting for.
+        case high
+        /// The one image that matters most now.
+        case veryHigh
+        /// Whether `lhs` is less urgent than `rhs`.
         public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 

@@ -155,6 +155,8 @@ public final class ImageTask: Sendable {
 }
 
 extension ImageTask: Hashable {
+    /// Whether both are the same task.
     public static func == (lhs: ImageTask, rhs: ImageTask) -> Bool { lhs === rhs }
+    /// Hashes the task's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

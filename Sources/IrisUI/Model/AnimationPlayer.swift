@@ -1,10 +1,10 @@
 import Iris
 import Observation
 
-/// Plays an ``Animation``: which frame to show now, as a function of the time played, on an
+/// Plays an ``/Iris/Animation``: which frame to show now, as a function of the time played, on an
 /// injected clock.
 ///
-/// The frame shown is decided by elapsed time (``AnimationTimeline``, computed once), so a late
+/// The frame shown is decided by elapsed time (``/Iris/AnimationTimeline``, computed once), so a late
 /// wake-up skips frames instead of slowing the animation down, and nothing drifts. Frames come
 /// from the animation's bounded buffer, decoded off the main actor.
 ///
@@ -38,7 +38,7 @@ public final class AnimationPlayer {
     /// The newest index asked for; a slower, older frame load never overwrites it.
     @ObservationIgnored private var requestedIndex = 0
 
-    /// Makes a paused player showing `firstFrame` (frame 0, usually ``LoadedImage/bitmap``);
+    /// Makes a paused player showing `firstFrame` (frame 0, usually ``/Iris/LoadedImage/bitmap``);
     /// time is read from `clock`.
     public init(animation: Animation, firstFrame: Bitmap, clock: any Clock<Duration> = ContinuousClock()) {
         self.animation = animation

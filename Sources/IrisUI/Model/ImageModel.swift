@@ -5,7 +5,7 @@ import Observation
 /// The state of one image slot: what to load, how far it got, what to show.
 ///
 /// A view owns one (SwiftUI `@State`, a UIKit view's property), or several views share one that
-/// something else owns. All decoding, resizing and caching happens in the ``ImagePipeline`` off
+/// something else owns. All decoding, resizing and caching happens in the ``/Iris/ImagePipeline`` off
 /// the main actor; the model only assigns ``phase`` on the main actor.
 ///
 /// ```swift

@@ -36,5 +36,6 @@ public struct DecodeTarget: Sendable, Hashable, CustomStringConvertible {
         return PixelSize(width: width, height: height)
     }
 
+    /// The size and content mode: "128×128 fit".
     public var description: String { "\(size) \(contentMode)" }
 }

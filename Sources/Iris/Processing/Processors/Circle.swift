@@ -5,8 +5,10 @@ extension ImageProcessors {
         /// Makes a circle processor.
         public init() {}
 
+        /// What the memory cache key records of this processor.
         public var identifier: String { "iris.circle" }
 
+        /// Returns the processed image (an animation: every frame).
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             let side = min(image.bitmap.width, image.bitmap.height)
             let square = image.bitmap.cropped(to: PixelRect(x: (image.bitmap.width - side) / 2,

@@ -7,8 +7,10 @@ extension ImageProcessors {
         /// Makes a crop processor.
         public init(rect: PixelRect) { self.rect = rect }
 
+        /// What the memory cache key records of this processor.
         public var identifier: String { "iris.crop(\(rect))" }
 
+        /// Returns the processed image (an animation: every frame).
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             let inside = rect.clamped(to: image.bitmap.size)
             guard inside.width > 0, inside.height > 0 else {

@@ -1,6 +1,7 @@
 extension ImageProcessors {
     /// A processor from a closure. The identifier must change whenever the closure's effect does.
     public struct Custom: ImageProcessing {
+        /// What the memory cache key records of this processor.
         public let identifier: String
         private let body: @Sendable (LoadedImage) throws -> LoadedImage
 
@@ -13,6 +14,7 @@ extension ImageProcessors {
         /// Runs the closure. This is the one place where an error of any type becomes an
         /// ``ImageError``: an ``ImageError`` is rethrown as it is, anything else becomes
         /// ``ImageError/processingFailed(processor:reason:)`` with this processor's identifier.
+        /// Returns the processed image (an animation: every frame).
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             do {
                 return try body(image)

@@ -9,8 +9,10 @@ extension ImageProcessors {
         /// Makes a blur processor.
         public init(radius: Double) { self.radius = radius }
 
+        /// What the memory cache key records of this processor.
         public var identifier: String { "iris.gaussianBlur(\(radius))" }
 
+        /// Returns the processed image (an animation: every frame).
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             guard radius >= 0, radius.isFinite, radius <= 1000 else {
                 throw .processingFailed(processor: identifier, reason: "radius must be between 0 and 1000")

@@ -5,8 +5,10 @@ extension ImageProcessors {
         /// Makes a grayscale processor.
         public init() {}
 
+        /// What the memory cache key records of this processor.
         public var identifier: String { "iris.grayscale" }
 
+        /// Returns the processed image (an animation: every frame).
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             let bitmap = image.bitmap
             guard bitmap.format.hasAlpha else { return image.replacingBitmap(bitmap.converted(to: .gray8)) }

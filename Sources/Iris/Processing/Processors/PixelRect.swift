@@ -1,8 +1,12 @@
 /// A rectangle in whole pixels.
 public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+    /// The left edge, in pixels.
     public var x: Int
+    /// The top edge, in pixels.
     public var y: Int
+    /// The width, in pixels.
     public var width: Int
+    /// The height, in pixels.
     public var height: Int
 
     /// Makes a rectangle.
@@ -20,5 +24,6 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
         return PixelRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
     }
 
+    /// "x,y,widthxheight".
     public var description: String { "\(x),\(y),\(width)x\(height)" }
 }

@@ -23,10 +23,12 @@ extension ImageProcessors {
             self.kernel = kernel
         }
 
+        /// What the memory cache key records of this processor.
         public var identifier: String {
             "iris.resize(\(size.width)x\(size.height),\(contentMode)\(allowsUpscaling ? ",upscale" : "")\(crop ? ",crop" : ""),\(kernel))"
         }
 
+        /// Returns the processed image (an animation: every frame).
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             guard size.width > 0, size.height > 0 else {
                 throw .processingFailed(processor: identifier, reason: "target size \(size) is empty")

@@ -8,8 +8,10 @@ extension ImageProcessors {
         /// Makes a rounded-corners processor.
         public init(radius: Double) { self.radius = radius }
 
+        /// What the memory cache key records of this processor.
         public var identifier: String { "iris.roundedCorners(\(radius))" }
 
+        /// Returns the processed image (an animation: every frame).
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             guard radius >= 0, radius.isFinite else {
                 throw .processingFailed(processor: identifier, reason: "radius must be a finite number ≥ 0")

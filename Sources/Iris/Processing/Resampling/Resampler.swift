@@ -1,4 +1,4 @@
-/// Resizes whole bitmaps with a separable filter (see ``StreamingResampler``).
+/// Resizes whole bitmaps with a separable filter (rows streamed through the same kernels as a decoder writes them: `StreamingResampler`).
 ///
 /// Pixel centres stay aligned (no half-pixel shift), edges are clamped (no dark frame), weights
 /// add up to exactly one (a constant image stays constant), and premultiplied colour never
