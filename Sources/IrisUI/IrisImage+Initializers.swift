@@ -90,6 +90,7 @@ extension IrisImage {
 public struct IrisImageDefaultContent: View {
     let phase: ImagePhase
 
+    /// The image, or a grey box until there is one.
     public var body: some View {
         if let image = phase.image {
             image

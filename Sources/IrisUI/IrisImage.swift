@@ -56,6 +56,7 @@ public struct IrisImage<Content: View>: View {
         self.content = content
     }
 
+    /// The content for the model's phase, laid out in the slot it is offered.
     public var body: some View {
         switch loading {
         case .shared(let model):

@@ -140,11 +140,13 @@ public final class IrisImageView: PlatformView {
     // MARK: Forwarding to the model
 
     #if canImport(UIKit)
+    /// Tells the model the view went on or off screen.
     public override func didMoveToWindow() {
         super.didMoveToWindow()
         windowDidChange()
     }
 
+    /// Tells the model the slot the view is laid out in.
     public override func layoutSubviews() {
         super.layoutSubviews()
         layoutDidChange()
@@ -164,16 +166,19 @@ public final class IrisImageView: PlatformView {
         }
     }
     #else
+    /// Tells the model the view went on or off screen.
     public override func viewDidMoveToWindow() {
         super.viewDidMoveToWindow()
         windowDidChange()
     }
 
+    /// Tells the model the slot the view is laid out in.
     public override func layout() {
         super.layout()
         layoutDidChange()
     }
 
+    /// Tells the model the display scale changed.
     public override func viewDidChangeBackingProperties() {
         super.viewDidChangeBackingProperties()
         model.displayScaleDidChange(displayScale)

@@ -74,6 +74,15 @@ public enum ImagePhase: Sendable {
 
     /// The cases of ``ImagePhase`` without payloads.
     public enum Kind: Sendable, Hashable {
-        case empty, loading, preview, success, failure
+        /// ``ImagePhase/empty``.
+        case empty
+        /// ``ImagePhase/loading(_:)``.
+        case loading
+        /// ``ImagePhase/preview(_:)``.
+        case preview
+        /// ``ImagePhase/success(_:)``.
+        case success
+        /// ``ImagePhase/failure(_:)``.
+        case failure
     }
 }

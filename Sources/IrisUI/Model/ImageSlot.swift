@@ -34,6 +34,7 @@ public struct ImageSlot: Hashable, Sendable, CustomStringConvertible {
     /// Whether both sides are given.
     public var isClosed: Bool { width != nil && height != nil }
 
+    /// "120×80 pt", with "open" for an open side.
     public var description: String {
         "\(width.map { "\($0)" } ?? "open")×\(height.map { "\($0)" } ?? "open") pt"
     }
