@@ -5,7 +5,7 @@ SWIFT ?= swift
 TRAITS := --traits DevelopmentTools
 DEMO := demo-output
 
-.PHONY: test demo deps build clean bad-input-corpus fuzz fuzz-build fuzz-replay
+.PHONY: test demo deps build clean bad-input-corpus fuzz fuzz-build fuzz-replay docs
 
 deps:
 	scripts/install-deps
@@ -30,6 +30,12 @@ demo: deps
 	.build/release/iris sheet --size 240 --out $(DEMO) $(DEMO)/samples/*
 	.build/release/iris info $(DEMO)/samples/* $(DEMO)/thumbnails/*
 	@echo "Thumbnails are in $(DEMO)/thumbnails and $(DEMO)/thumbnails-webp; the contact sheet is $(DEMO)/index.html"
+
+# The documentation of Iris and IrisUI (DocC catalogs in Sources/*/*.docc) as one static site in
+# docs-site/, with the toolchain's docc and compiler-emitted symbol graphs (its own scratch path,
+# so the test build is untouched); IrisUI's views are included when the Apple SDKs are set up.
+docs: deps
+	scripts/build-docs
 
 # The bad inputs the tests make (truncated, bit-flipped, lying sizes, bombs, HTML...), kept as
 # files for fuzzers and sanitizer runs of other tools.

@@ -294,3 +294,178 @@ struct PhotoTable: UIViewControllerRepresentable {
 }
 #endif
 #endif
+
+// The SwiftUI, UIKit and AppKit code of the DocC articles (Sources/IrisUI/IrisUI.docc), each
+// block verbatim between the "Snippet" markers, so that `scripts/typecheck-apple` builds it;
+// `DocumentationSnippetsCheck` (Tests/IrisTests/Documentation) fails when an article's block is
+// in neither this file nor the Linux snippet tests.
+#if canImport(SwiftUI)
+import Iris
+import IrisUI
+import SwiftUI
+
+/// A profile whose avatar the "one rename" example shows.
+struct Profile: Sendable {
+    var avatarURL: URL?
+}
+
+/// GettingStarted.md, before: the avatar with `AsyncImage`.
+struct AsyncImageAvatar: View {
+    let profile: Profile
+
+    var body: some View {
+        // Snippet: GettingStarted.md
+        AsyncImage(url: profile.avatarURL) { phase in
+            if let image = phase.image {
+                image.resizable().scaledToFill()
+            } else if phase.error != nil {
+                Color.red.opacity(0.3)
+            } else {
+                ProgressView()
+            }
+        }
+        .frame(width: 64, height: 64)
+        .clipShape(Circle())
+        // End of snippet.
+    }
+}
+
+/// GettingStarted.md, after: the same avatar, one name changed.
+struct IrisImageAvatar: View {
+    let profile: Profile
+
+    var body: some View {
+        // Snippet: GettingStarted.md
+        IrisImage(url: profile.avatarURL) { phase in
+            if let image = phase.image {
+                image.resizable().scaledToFill()
+            } else if phase.error != nil {
+                Color.red.opacity(0.3)
+            } else {
+                ProgressView()
+            }
+        }
+        .frame(width: 64, height: 64)
+        .clipShape(Circle())
+        // End of snippet.
+    }
+}
+
+/// GettingStarted.md: fill, processors, priority.
+struct FilledPhoto: View {
+    let photo: Photo
+
+    var body: some View {
+        // Snippet: GettingStarted.md
+        IrisImage(url: photo.url) { image in
+            image.resizable().scaledToFill()
+        } placeholder: {
+            Color.gray.opacity(0.2)
+        }
+        .contentMode(.fill)
+        .processors([.roundedCorners(radius: 12)])
+        .priority(.high)
+        .frame(width: 160, height: 120)
+        .clipped()
+        // End of snippet.
+    }
+}
+
+// Snippet: GettingStarted.md
+extension ImagePipeline {
+    static let photos = ImagePipeline {
+        $0.dataCache = try? DataCache(directory: URL.cachesDirectory.appending(path: "Photos"))
+    }
+}
+
+struct PhotosRoot: View {
+    var body: some View {
+        PhotoGrid()
+            .imagePipeline(.photos)
+    }
+}
+// End of snippet.
+
+// Snippet: GettingStarted.md
+struct CoverEditor: View {
+    @State private var cover = ImageModel()
+    let coverURL: URL
+
+    var body: some View {
+        HStack {
+            IrisImage(model: cover) { phase in phase.image?.resizable().scaledToFit() }
+            IrisImage(model: cover) { phase in phase.image?.resizable().scaledToFill() }
+                .frame(width: 48, height: 48)
+                .clipped()
+        }
+        .task {
+            cover.retryPolicy = RetryPolicy(maxRetries: 3)
+            cover.load(ImageRequest(url: coverURL, targetSize: CGSize(width: 600, height: 600), scale: 2))
+        }
+    }
+}
+// End of snippet.
+
+/// Animations.md: the first frame only.
+struct StillSticker: View {
+    let stickerURL: URL
+
+    var body: some View {
+        // Snippet: Animations.md
+        IrisImage(url: stickerURL) { image in
+            image.resizable().scaledToFit()
+        } placeholder: {
+            Color.clear
+        }
+        .animatesFrames(false)
+        .frame(width: 96, height: 96)
+        // End of snippet.
+    }
+}
+
+/// ComingFromNukeAndKingfisher.md: a `LazyImage` with processors and a completion handler.
+struct BlurredPhoto: View {
+    let photo: Photo
+
+    var body: some View {
+        // Snippet: ComingFromNukeAndKingfisher.md
+        IrisImage(url: photo.url) { phase in
+            if let image = phase.image {
+                image.resizable().scaledToFit()
+            } else {
+                Color.gray.opacity(0.2)
+            }
+        }
+        .processors([.gaussianBlur(radius: 4)])
+        .priority(.high)
+        .onCompletion { result in
+            if case .failure(let error) = result { print("photo failed: \(error)") }
+        }
+        // End of snippet.
+    }
+}
+
+#if canImport(UIKit)
+import UIKit
+
+// Snippet: GettingStarted.md
+final class AvatarCell: UITableViewCell {
+    let avatar = IrisImageView()
+
+    override init(style: UITableViewCell.CellStyle, reuseIdentifier: String?) {
+        super.init(style: style, reuseIdentifier: reuseIdentifier)
+        avatar.placeholder = UIImage(systemName: "person.crop.circle")
+        avatar.imageContentMode = .fill
+        avatar.frame = CGRect(x: 16, y: 8, width: 48, height: 48)
+        contentView.addSubview(avatar)
+    }
+
+    required init?(coder: NSCoder) { fatalError("not made from a storyboard") }
+
+    func show(_ url: URL?) {
+        avatar.url = url   // a memory hit is on screen when this returns, else the placeholder
+    }
+}
+// End of snippet.
+#endif
+#endif
