@@ -23,6 +23,16 @@ typedef struct iris_jpeg_error {
     int hit_marker;    // JWRN_HIT_MARKER: entropy-coded data needed bits that were not there
     int failed;        // status of a failure, once one happened
     char message[JMSG_LENGTH_MAX];
+    // libjpeg's first warning about the data other than running out (JWRN_JPEG_EOF) and hitting
+    // a marker (JWRN_HIT_MARKER): "Corrupt JPEG data: bad Huffman code", "... N extraneous
+    // bytes before marker 0xd9"... which names what is wrong with damaged scan data.
+    char first_warning[JMSG_LENGTH_MAX];
+    // libjpeg's own text for JWRN_HIT_MARKER, once it was warned, and where: the output row
+    // being made, the marker hit, and how many bytes of the data lay unread after it.
+    char hit_marker_warning[JMSG_LENGTH_MAX];
+    unsigned int hit_marker_row;
+    int hit_marker_code;
+    size_t hit_marker_unread;
 } iris_jpeg_error;
 
 static void iris_error_exit(j_common_ptr cinfo) {
@@ -35,8 +45,23 @@ static void iris_emit_message(j_common_ptr cinfo, int msg_level) {
     iris_jpeg_error *err = (iris_jpeg_error *)cinfo->err;
     if (msg_level >= 0) return; // trace messages
     err->pub.num_warnings++;
-    if (err->pub.msg_code == JWRN_JPEG_EOF) err->eof_warning = 1;
-    if (err->pub.msg_code == JWRN_HIT_MARKER) err->hit_marker = 1;
+    int code = err->pub.msg_code;
+    if (code == JWRN_JPEG_EOF) {
+        err->eof_warning = 1;
+    } else if (code == JWRN_HIT_MARKER) {
+        if (!err->hit_marker) {
+            (*cinfo->err->format_message)(cinfo, err->hit_marker_warning);
+            if (cinfo->is_decompressor) {
+                j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+                err->hit_marker_row = dinfo->output_scanline;
+                err->hit_marker_code = dinfo->unread_marker;
+                err->hit_marker_unread = dinfo->src ? dinfo->src->bytes_in_buffer : 0;
+            }
+        }
+        err->hit_marker = 1;
+    } else if (!err->first_warning[0]) {
+        (*cinfo->err->format_message)(cinfo, err->first_warning);
+    }
 }
 
 static void iris_output_message(j_common_ptr cinfo) { (void)cinfo; }
@@ -47,6 +72,8 @@ static void iris_error_init(iris_jpeg_error *err) {
     err->pub.emit_message = iris_emit_message;
     err->pub.output_message = iris_output_message;
     err->message[0] = '\0';
+    err->first_warning[0] = '\0';
+    err->hit_marker_warning[0] = '\0';
 }
 
 static void iris_set_message(iris_jpeg_error *err, const char *message) {
@@ -204,9 +231,28 @@ int iris_jpeg_decoder_read_rows(iris_jpeg_decoder *decoder, unsigned char *buffe
         return decoder->err.failed = IRIS_JPEG_TRUNCATED;
     }
     if (cinfo->output_scanline >= cinfo->output_height && decoder->err.hit_marker) {
-        // A marker came where entropy-coded data was still needed: the header states a larger
-        // image than the data holds, or the data is damaged. libjpeg padded the rest with grey.
-        iris_set_message(&decoder->err, "the image data ends before the image does (the header may state a wrong size)");
+        // A marker came where entropy-coded data was still needed: the scan data is damaged,
+        // or the header states a larger image than the data holds. libjpeg padded the rest
+        // with grey. Its own warnings say which: damage comes with a warning of its own first.
+        const iris_jpeg_error *e = &decoder->err;
+        if (e->first_warning[0]) {
+            snprintf(decoder->err.message, sizeof decoder->err.message,
+                     "the scan data is corrupt (libjpeg: \"%s\", then \"%s\" at row %u of %u)",
+                     e->first_warning, e->hit_marker_warning, e->hit_marker_row, cinfo->output_height);
+        } else if (e->hit_marker_code != JPEG_EOI || e->hit_marker_unread > 64) {
+            // A marker other than the end of the image, or one with more than a few bytes of
+            // data after it (libjpeg-turbo's count lags by a few), breaks into the scan: the
+            // data is damaged (the image does not simply stop).
+            snprintf(decoder->err.message, sizeof decoder->err.message,
+                     "the scan data is corrupt: marker 0x%02X interrupts it at row %u of %u, %zu bytes before "
+                     "the end of the data (libjpeg: \"%s\")", (unsigned)(e->hit_marker_code & 0xFF),
+                     e->hit_marker_row, cinfo->output_height, e->hit_marker_unread, e->hit_marker_warning);
+        } else {
+            snprintf(decoder->err.message, sizeof decoder->err.message,
+                     "the scan data runs out at row %u of %u: it is corrupt, or the header states a larger "
+                     "image than was stored (libjpeg: \"%s\")", e->hit_marker_row, cinfo->output_height,
+                     e->hit_marker_warning);
+        }
         return decoder->err.failed = IRIS_JPEG_ERROR;
     }
     return IRIS_JPEG_OK;

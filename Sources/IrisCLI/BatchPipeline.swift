@@ -9,11 +9,11 @@ extension ImagePipeline {
     /// The pipeline of a command-line batch: `.file` sources decoded at the target and
     /// processed, `jobs` decodes and `jobs` processor chains at once. Each input is loaded once,
     /// so there is no memory cache, no disk cache, no store of partial downloads and no network
-    /// session.
-    static func batch(jobs: Int) -> ImagePipeline {
+    /// session. `decoders` decode (the standard ones unless given).
+    static func batch(jobs: Int, decoders: ImageDecoderRegistry = .standard) -> ImagePipeline {
         let jobs = max(jobs, 1)
         return ImagePipeline(configuration: Configuration(
-            dataLoader: FilesOnlyLoader(), dataCache: nil, memoryCache: nil,
+            dataLoader: FilesOnlyLoader(), dataCache: nil, memoryCache: nil, decoders: decoders,
             maxConcurrentDownloads: jobs, maxConcurrentDecodes: jobs, maxConcurrentProcessing: jobs,
             resumableData: nil))
     }

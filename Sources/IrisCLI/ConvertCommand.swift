@@ -4,7 +4,8 @@ import Foundation
 import Iris
 
 /// `iris convert`: decode (through the pipeline), orient and encode by the output's extension;
-/// an animation stays one when written as WebP.
+/// an animation stays one when written as WebP. Colour under alpha is kept as stored (straight
+/// alpha from decoder to encoder), so a PNG or WebP written again keeps every pixel's colour.
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -32,7 +33,10 @@ struct ConvertCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let format = try OutputFormat.fromExtension(of: output)
-            let image = try await ImagePipeline.batch(jobs: 1).image(for: ImageRequest(source: .file(URL(fileURLWithPath: input))))
+            var decoders = ImageDecoderRegistry.standard
+            decoders.keepsStraightAlpha = true
+            let image = try await ImagePipeline.batch(jobs: 1, decoders: decoders)
+                .image(for: ImageRequest(source: .file(URL(fileURLWithPath: input))))
             let writer = ImageOutput(format: format, options: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
                                      keepsAnimation: format == .webp, background: background.rgba)
             if let frames = image.animation?.frameCount, frames > 1, format != .webp {

@@ -22,7 +22,7 @@ struct InfoCommand: ParsableCommand {
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
                 let header = try ImageDecoderRegistry.standard.header(of: data)
-                let timing = header.frameCount > 1 ? try AnimationTiming(of: data) : nil as AnimationTiming?
+                let timing = header.isAnimated ? try AnimationTiming(of: data) : nil as AnimationTiming?
                 print(json ? jsonLine(path: path, header: header, timing: timing, bytes: data.count)
                            : textLine(path: path, header: header, timing: timing, bytes: data.count))
             } catch {
@@ -38,7 +38,7 @@ struct InfoCommand: ParsableCommand {
         var parts = ["\(path): \(header.format)", "\(shown.width)×\(shown.height)"]
         if header.orientation != .up { parts.append("orientation \(header.orientation.rawValue) (stored \(header.width)×\(header.height))") }
         if header.hasAlpha { parts.append("alpha") }
-        if header.frameCount > 1 { parts.append("\(header.frameCount) frames") }
+        if header.isAnimated { parts.append(header.frameCount == 1 ? "1 frame" : "\(header.frameCount) frames") }
         if let timing {
             parts.append(timing.loopCount == 0 ? "loops forever" : "plays \(timing.loopCount)×")
             parts.append(String(format: "%.2f s per loop", timing.totalDuration))
@@ -52,7 +52,7 @@ struct InfoCommand: ParsableCommand {
             "file": path, "format": header.format.rawValue,
             "width": header.orientedSize.width, "height": header.orientedSize.height,
             "storedWidth": header.width, "storedHeight": header.height,
-            "orientation": header.orientation.rawValue, "frames": header.frameCount,
+            "orientation": header.orientation.rawValue, "frames": header.frameCount, "animated": header.isAnimated,
             "hasAlpha": header.hasAlpha, "bytes": bytes,
         ]
         if let timing {

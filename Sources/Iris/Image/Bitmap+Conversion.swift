@@ -4,18 +4,23 @@ extension Bitmap {
     /// Colour to grey takes Rec. 601 luma; dropping alpha composites over black (the colour is
     /// premultiplied, so the colour channels are kept as they are); between RGB and BGR orders
     /// red and blue change places. The result is tightly packed and written straight into its
-    /// storage.
+    /// storage. Straight alpha stays straight between formats with alpha, and is premultiplied
+    /// first for the others.
     public func converted(to target: PixelFormat) -> Bitmap {
         if target == format { return self }
+        if !isPremultiplied, format.hasAlpha, !target.hasAlpha { return premultiplied().converted(to: target) }
         let source = format, stride = bytesPerRow, width = width, height = height
+        let keepsStraight = !isPremultiplied && format.hasAlpha
         return withUnsafeBytes { src in
-            Bitmap(width: width, height: height, format: target) { dst in
+            var out = Bitmap(width: width, height: height, format: target) { dst in
                 let outStride = width * target.bytesPerPixel
                 for y in 0..<height {
                     PixelConversion.convertRow(from: src.baseAddress! + y * stride, source,
                                                to: dst.baseAddress! + y * outStride, target, count: width)
                 }
             }
+            if keepsStraight { out = out.markedStraight() }
+            return out
         }
     }
 

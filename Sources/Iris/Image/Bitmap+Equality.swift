@@ -1,10 +1,12 @@
 import Foundation
 
 extension Bitmap: Hashable {
-    /// Whether the bitmaps have the same size, format and pixel bytes. Row padding and
-    /// `bytesPerRow` do not count: only the `width × bytesPerPixel` bytes of each row do.
+    /// Whether the bitmaps have the same size, format, alpha representation and pixel bytes.
+    /// Row padding and `bytesPerRow` do not count: only the `width × bytesPerPixel` bytes of
+    /// each row do.
     public static func == (lhs: Bitmap, rhs: Bitmap) -> Bool {
         guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.format == rhs.format else { return false }
+        guard !lhs.format.hasAlpha || lhs.isPremultiplied == rhs.isPremultiplied else { return false }
         if lhs.storage === rhs.storage && lhs.bytesPerRow == rhs.bytesPerRow { return true }
         let rowBytes = lhs.width * lhs.format.bytesPerPixel
         return lhs.withUnsafeBytes { a in

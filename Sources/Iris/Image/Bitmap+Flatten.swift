@@ -4,6 +4,7 @@ extension Bitmap {
     /// they are.
     public func flattened(over background: RGBA) -> Bitmap {
         guard format.hasAlpha else { return self }
+        if !isPremultiplied { return premultiplied().flattened(over: background) }
         var out = converted(to: format.withoutAlpha)
         let bytes = format.bytesPerPixel
         let (red, blue) = format.isBlueFirst ? (2, 0) : (0, 2)

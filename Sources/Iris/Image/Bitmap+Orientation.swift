@@ -15,7 +15,7 @@ extension Bitmap {
     /// | 8    | row 0 is the visual **left**-hand side, column 0 the visual bottom: rotate 90° counter-clockwise | (y, W-1-x) | H×W |
     ///
     /// The result is tightly packed (`bytesPerRow == width * bytesPerPixel`) and keeps the pixel
-    /// format. Orientation 1 returns the bitmap itself without copying.
+    /// format (and straight alpha). Orientation 1 returns the bitmap itself without copying.
     public func oriented(_ orientation: Orientation) -> Bitmap {
         if orientation == .up { return self }
         let swaps = orientation.swapsDimensions
@@ -28,14 +28,17 @@ extension Bitmap {
             return Bitmap(width: outWidth, height: outHeight, format: format)
         }
         let plan = OrientationPlan(orientation, width: width, height: height, bytesPerRow: bytesPerRow, bytesPerPixel: bpp)
+        let straight = !isPremultiplied
         return withUnsafeBytes { source in
-            Bitmap(width: outWidth, height: outHeight, format: format) { output in
+            var out = Bitmap(width: outWidth, height: outHeight, format: format) { output in
                 let src = source.baseAddress!, dst = output.baseAddress!
                 switch bpp {
                 case 4: plan.run(UInt32.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
                 default: plan.run(UInt8.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
                 }
             }
+            if straight { out = out.markedStraight() }
+            return out
         }
     }
 }

@@ -13,6 +13,12 @@ public struct Bitmap: Sendable {
     public let bytesPerRow: Int
     /// Layout of each pixel.
     public let format: PixelFormat
+    /// Whether the colour of a format with alpha is premultiplied by alpha (`true`, what every
+    /// processor, resampler and view expects) or straight, as the file stored it: what a decode
+    /// with ``DecodeOptions/keepsStraightAlpha`` gives, for encoders to write back unchanged
+    /// (no rounding through premultiplication). Opaque formats ignore it. See
+    /// ``premultiplied()``.
+    public internal(set) var isPremultiplied = true
     /// The bytes; shared between copies until one of them writes.
     private(set) var storage: BitmapStorage
     #if canImport(CoreGraphics)
@@ -103,8 +109,8 @@ public struct Bitmap: Sendable {
         return try withExtendedLifetime(storage) { storage throws(E) in try body(storage.mutableBuffer) }
     }
 
-    /// The pixel at (`x`, `y`) as premultiplied RGBA, in that order whatever the layout; grey
-    /// and opaque formats are expanded.
+    /// The pixel at (`x`, `y`) as premultiplied RGBA (straight when ``isPremultiplied`` is
+    /// false), in that order whatever the layout; grey and opaque formats are expanded.
     public func rgba(x: Int, y: Int) -> RGBA {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside \(width)×\(height)")
         let offset = y * bytesPerRow + x * format.bytesPerPixel

@@ -5,7 +5,7 @@ public struct LoadedImage: Sendable {
     /// The pixels, upright (orientation applied unless the request opted out).
     public var bitmap: Bitmap
     /// Frames and timing when the source is animated (GIF, APNG, animated WebP with more than
-    /// one frame); frames are made on demand at the size of ``bitmap``, which is frame 0.
+    /// one frame, or an APNG of one frame); frames are made on demand at the size of ``bitmap``, which is frame 0.
     public var animation: Animation?
     /// The format the data was in.
     public var format: ImageFormat

@@ -186,14 +186,14 @@ struct PNGCodecTests {
 
     // MARK: - Headers
 
-    @Test("an APNG header reports the acTL frame count")
+    @Test("an acTL without any frame control (fcTL) is a still: the header counts frames, not acTL's claim")
     func apngFrameCount() throws {
         let data = try PNGWriter.write(width: 4, height: 4, colorType: .rgb, bitDepth: 8, rows: Array(repeating: [UInt8](repeating: 9, count: 12), count: 4))
         var bytes = [UInt8](data)
         let acTL = PNGBytes.chunk("acTL", PNGBytes.be32(3) + PNGBytes.be32(0))
         bytes.insert(contentsOf: acTL, at: 33) // right after IHDR
         let header = try decoder.readHeader(Data(bytes))
-        #expect(header.frameCount == 3)
+        #expect(header.frameCount == 1 && !header.isAnimated)
         #expect(try decodeFull(Data(bytes)).size == PixelSize(width: 4, height: 4))
     }
 

@@ -15,6 +15,14 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Bytes of frames an animation may decode ahead and keep (at least one frame); `nil` is
     /// ``Animation/defaultBufferFrames`` frames at the target size.
     public var animationBufferBytes: Int?
+    /// Keep the colour of pixels with alpha as the file stored it (straight), rather than
+    /// premultiplied: for re-encoding (`iris convert`), where premultiplying and back would
+    /// change the colour of nearly transparent pixels (by up to 127 levels at alpha 1, all of
+    /// it at alpha 0). The result's ``Bitmap/isPremultiplied`` says what a decoder did: PNG and
+    /// still WebP decoded at their stored size keep straight alpha; resized, composed
+    /// (animation frames) or decoded by a decoder that cannot, the colour is premultiplied.
+    /// Off by default: views, processors and the resampler expect premultiplied colour.
+    public var keepsStraightAlpha = false
 
     /// Makes options.
     public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,

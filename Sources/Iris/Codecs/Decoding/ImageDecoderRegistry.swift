@@ -4,6 +4,9 @@ import Foundation
 public struct ImageDecoderRegistry: Sendable {
     /// Decoders, first match wins.
     public var decoders: [any ImageDecoding]
+    /// Decode every image with ``DecodeOptions/keepsStraightAlpha`` set, whatever the options
+    /// say: for a pipeline whose images are re-encoded rather than shown (`iris convert`).
+    public var keepsStraightAlpha = false
 
     /// Makes a registry of `decoders`.
     public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
@@ -37,7 +40,8 @@ public struct ImageDecoderRegistry: Sendable {
     /// Decodes `data`: checks limits from the header, shrinks to `options.target` while
     /// decoding, then applies orientation.
     ///
-    /// An animation (GIF, APNG, animated WebP with more than one frame) comes back with its
+    /// An animation (GIF, APNG, animated WebP with more than one frame, or an APNG of one
+    /// frame, see ``ImageHeader/isAnimated``) comes back with its
     /// ``LoadedImage/animation`` set: frames are composed on demand on the full canvas and
     /// shrunk to the same target; ``LoadedImage/bitmap`` is frame 0. EXIF orientation does not
     /// apply to animations.
@@ -54,12 +58,16 @@ public struct ImageDecoderRegistry: Sendable {
     }
 
     private func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?) throws(ImageError) -> LoadedImage {
+        var options = options
+        options.keepsStraightAlpha = options.keepsStraightAlpha || keepsStraightAlpha
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
         try options.limits.check(width: header.width, height: header.height, format: header.format)
         try options.limits.check(frames: header.frameCount)
-        if header.frameCount > 1, !options.allowsPartialData,
+        // An animation of one frame (an APNG whose header says so) plays as one too: its frame
+        // has a duration, and may not be the default image a still decoder shows.
+        if header.isAnimated, !options.allowsPartialData,
            let source = try decoder.animationSource(for: data, limits: options.limits),
-           source.frameCount > 1 {
+           source.frameCount > 1 || (source.frameCount == 1 && header.frameCount == 1) {
             return try decodeAnimation(source, header: header, options: options)
         }
 

@@ -10,6 +10,15 @@ public struct ImageHeader: Sendable, Hashable {
     public var hasAlpha: Bool
     /// Number of frames; 1 for a still image.
     public var frameCount: Int
+    /// Whether the image is an animation, even of one frame: an APNG whose one frame is not its
+    /// default image (or whose one frame has a duration) plays as an animation, not a still.
+    /// `frameCount > 1` unless a decoder sets it.
+    public var isAnimated: Bool {
+        get { animatedAsSet ?? (frameCount > 1) }
+        set { animatedAsSet = newValue }
+    }
+    /// What a decoder set ``isAnimated`` to, if it did.
+    private var animatedAsSet: Bool?
     /// EXIF orientation (``Orientation/up`` when there is none).
     public var orientation: Orientation
 

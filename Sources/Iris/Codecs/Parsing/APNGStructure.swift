@@ -6,6 +6,21 @@ import Foundation
 /// control with the byte ranges of its compressed data (IDAT bodies for a default image that is
 /// part of the animation, fdAT bodies after their sequence numbers otherwise).
 ///
+/// As the specification reads:
+/// - The file is an APNG when an acTL chunk comes before the first IDAT. The fcTL of a default
+///   image that is part of the animation comes before the first IDAT too, before or after acTL
+///   (both orders are valid).
+/// - The default image is the first frame only when an fcTL precedes the first IDAT; otherwise
+///   it is a fallback for decoders without APNG support, and the animation starts at the first
+///   fcTL after it (its data in fdAT chunks). acTL's `num_frames` counts the animation's frames,
+///   so it excludes such a default image.
+/// - A frame's data may be split over any number of IDAT or fdAT chunks, empty ones included;
+///   they are concatenated.
+/// - fcTL and fdAT chunks carry one sequence of numbers from 0 with no gaps, repeats or
+///   reordering. A file that breaks it is shown as its default image, a still, as the
+///   specification asks of chunks out of order: ``sequenceError`` says why, and there are no
+///   ``frames``.
+///
 /// No pixel is decoded here; libpng decodes each frame later from a stream made of these
 /// pieces.
 struct APNGStructure: Sendable {
@@ -17,7 +32,10 @@ struct APNGStructure: Sendable {
         var disposeOp: UInt8
         /// 0 SOURCE, 1 OVER.
         var blendOp: UInt8
+        /// Non-empty byte ranges of the frame's compressed data, in order.
         var data: [Range<Int>] = []
+        /// Whether the data is the default image's (IDAT).
+        var isDefaultImage = false
     }
 
     /// The 13 bytes of IHDR.
@@ -27,8 +45,13 @@ struct APNGStructure: Sendable {
     /// acTL num_frames and num_plays.
     var declaredFrames = 0
     var plays = 0
-    /// The frames whose data is complete: followed by another fcTL or by IEND.
+    /// The frames whose data is complete (followed by another fcTL or by IEND), at most
+    /// `declaredFrames` of them; none when the sequence numbers are broken.
     var frames: [Frame] = []
+    /// Whether the default (IDAT) image is the first frame; `false` when it is a fallback only.
+    var defaultImageIsFirstFrame = false
+    /// Why the fcTL/fdAT sequence numbers are broken, when they are.
+    var sequenceError: String?
 
     var canvas: PixelSize {
         PixelSize(width: Int(Self.u32(header, 0)), height: Int(Self.u32(header, 4)))
@@ -40,17 +63,20 @@ struct APNGStructure: Sendable {
         return colourType & 4 == 0 && !sharedChunkTypes.contains("tRNS")
     }
 
+    /// Whether the file plays as an animation: at least one complete frame, sequence intact.
+    var isAnimated: Bool { !frames.isEmpty }
+
     private var sharedChunkTypes: [String] = []
 
-    /// Walks `data`; `nil` when it is not an APNG (no acTL before the first IDAT, or no frames).
-    /// A declared frame count over `limits.maxFrames` throws at once.
-    init?(_ data: Data, limits: DecodingLimits) throws(ImageError) {
-        let bytes = [UInt8](data.prefix(8))
-        guard bytes == PNGChunkScan.signature else { return nil }
+    /// Walks `data`; `nil` when it is not an APNG (no acTL before the first IDAT).
+    init?(_ data: Data) {
+        guard data.count >= 8, data.prefix(8).elementsEqual(PNGChunkScan.signature) else { return nil }
         var offset = 8
         var isAnimated = false
         var seenIDAT = false
+        /// The frame whose data chunks are being read: after its fcTL, before the next.
         var current: Frame?
+        var expectedSequence: UInt32 = 0
         var ended = false
         let count = data.count
         let base = data.startIndex
@@ -59,6 +85,14 @@ struct APNGStructure: Sendable {
             UInt32(byte(at)) << 24 | UInt32(byte(at + 1)) << 16 | UInt32(byte(at + 2)) << 8 | UInt32(byte(at + 3))
         }
         func u16(_ at: Int) -> Int { Int(byte(at)) << 8 | Int(byte(at + 1)) }
+        /// Checks the sequence number at `at` against the next one expected.
+        func sequence(_ type: String, at: Int) {
+            let number = u32(at)
+            if sequenceError == nil, number != expectedSequence {
+                sequenceError = "\(type) sequence number \(number) where \(expectedSequence) was due"
+            }
+            expectedSequence &+= 1
+        }
         while offset + 12 <= count {
             let length = Int(u32(offset))
             let body = offset + 8
@@ -76,21 +110,24 @@ struct APNGStructure: Sendable {
                 isAnimated = true
                 declaredFrames = Int(u32(body))
                 plays = Int(u32(body + 4))
-                try limits.check(frames: declaredFrames)
-            case "fcTL" where length >= 26 && isAnimated:
+            case "fcTL" where length >= 26:
+                sequence(type, at: body)
                 if let done = current { frames.append(done) }
                 current = Frame(width: Int(u32(body + 4)), height: Int(u32(body + 8)),
                                 x: Int(u32(body + 12)), y: Int(u32(body + 16)),
                                 delayNumerator: u16(body + 20), delayDenominator: u16(body + 22),
                                 disposeOp: byte(body + 24), blendOp: byte(body + 25))
             case "IDAT":
-                // Part of the animation only when an fcTL came before the first IDAT.
-                if !seenIDAT || current?.data.isEmpty == false, frames.isEmpty, current != nil {
-                    current?.data.append(body..<(body + length))
+                if !seenIDAT {
+                    // An fcTL before the first IDAT makes the default image frame 0.
+                    defaultImageIsFirstFrame = current != nil
+                    current?.isDefaultImage = true
+                    seenIDAT = true
                 }
-                seenIDAT = true
+                if current?.isDefaultImage == true, length > 0 { current?.data.append(body..<(body + length)) }
             case "fdAT" where length >= 4:
-                current?.data.append((body + 4)..<(body + length))
+                sequence(type, at: body)
+                if current?.isDefaultImage == false, length > 4 { current?.data.append((body + 4)..<(body + length)) }
             case "IEND":
                 ended = true
             default:
@@ -101,6 +138,10 @@ struct APNGStructure: Sendable {
         }
         guard isAnimated, !header.isEmpty else { return nil }
         if ended, let done = current { frames.append(done) }
+        if sequenceError != nil {
+            frames = []
+            return
+        }
         frames.removeAll { $0.data.isEmpty || $0.width <= 0 || $0.height <= 0 }
         if frames.count > declaredFrames { frames.removeLast(frames.count - declaredFrames) }
     }

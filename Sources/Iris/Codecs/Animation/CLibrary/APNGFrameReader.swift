@@ -12,7 +12,9 @@ import Foundation
 /// as it was (PREVIOUS; on the first frame that is the same as BACKGROUND). A delay
 /// denominator of 0 means hundredths. `num_plays` is the loop count (0 forever). Frames are
 /// clipped to the canvas rather than rejected. A default image that is not part of the
-/// animation (no fcTL before IDAT) is not one of its frames.
+/// animation (no fcTL before IDAT) is not one of its frames: the animation starts at the first
+/// fcTL after it. A file whose sequence numbers are broken has no animation (see
+/// ``APNGStructure``).
 struct APNGFrameReader: AnimationFramePixelReader {
     let data: Data
     let structure: APNGStructure
@@ -22,7 +24,14 @@ struct APNGFrameReader: AnimationFramePixelReader {
     /// The animation in `data`, or `nil` when it is not an APNG with at least one complete
     /// frame. A declared frame count over the limit throws.
     static func source(_ data: Data, limits: DecodingLimits) throws(ImageError) -> ComposedAnimationSource? {
-        guard let structure = try APNGStructure(data, limits: limits), !structure.frames.isEmpty else { return nil }
+        guard let structure = APNGStructure(data) else { return nil }
+        return try source(structure, data: data, limits: limits)
+    }
+
+    /// The animation `structure` describes, or `nil` when it has no frame.
+    static func source(_ structure: APNGStructure, data: Data, limits: DecodingLimits) throws(ImageError) -> ComposedAnimationSource? {
+        guard structure.isAnimated else { return nil }
+        try limits.check(frames: structure.declaredFrames)
         let canvas = structure.canvas
         try limits.check(width: canvas.width, height: canvas.height, format: .png)
         var frames: [AnimationFrameInfo] = []

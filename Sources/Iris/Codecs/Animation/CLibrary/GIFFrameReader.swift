@@ -43,7 +43,7 @@ struct GIFFrameReader: AnimationFramePixelReader {
                 frames.append(AnimationFrameInfo(
                     x: frame.left, y: frame.top, width: frame.width, height: frame.height,
                     duration: Double(frame.delay) / 100, disposal: disposal(frame.disposal), blend: .over,
-                    isOpaque: frame.transparentIndex == nil))
+                    isOpaque: frame.isOpaque))
                 offsets.append(start)
                 try limits.check(frames: frames.count)
             }

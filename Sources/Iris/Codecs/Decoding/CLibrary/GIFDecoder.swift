@@ -83,7 +83,7 @@ struct GIFDecoder: ImageDecoding {
 
     /// Transparent pixels, or screen left uncovered by the frame.
     private static func hasTransparency(_ frame: GIFFrameInfo, canvas: PixelSize) -> Bool {
-        frame.transparentIndex != nil || frame.left > 0 || frame.top > 0
+        !frame.isOpaque || frame.left > 0 || frame.top > 0
             || frame.left + frame.width < canvas.width || frame.top + frame.height < canvas.height
     }
 }

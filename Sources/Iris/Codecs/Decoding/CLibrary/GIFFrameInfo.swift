@@ -9,9 +9,15 @@ struct GIFFrameInfo {
     var palette: [UInt8]
     /// Palette index shown as transparent, from the Graphic Control Extension.
     var transparentIndex: Int?
+    /// Whether the frame has a colour table (its own or the global one); without one every
+    /// index is transparent.
+    var hasColourTable = true
     /// Delay before the next frame, in hundredths of a second (Graphic Control Extension).
     var delay: Int = 0
     /// Disposal method: 0 unspecified, 1 keep, 2 restore to background, 3 restore to previous.
     var disposal: Int = 0
+
+    /// Whether every pixel is opaque: a colour table and no transparent index.
+    var isOpaque: Bool { hasColourTable && transparentIndex == nil }
 }
 #endif

@@ -77,7 +77,7 @@ final class GIFReader {
             case EXTENSION_RECORD_TYPE:
                 try readExtension()
             case IMAGE_DESC_RECORD_TYPE:
-                try check(DGifGetImageDesc(file))
+                try checkImageDescriptor(DGifGetImageDesc(file))
                 // giflib keeps a record of every image descriptor read (with a copy of its local
                 // colour table), growing one array by one element a frame: memory that grows with
                 // the frame count and quadratic copying (a 100,000-frame GIF took minutes under
@@ -136,11 +136,13 @@ final class GIFReader {
         }
     }
 
+    /// The frame the image descriptor just read describes. A frame with no colour table (no
+    /// local one, and no global one) is decoded with a palette of transparent entries: it keeps
+    /// its place and its delay and draws nothing, as Chromium (Skia's GIF decoder) shows it. GIF89a
+    /// leaves such a frame's colours to the decoder ("a system color table or a table of its
+    /// own").
     private func frameInfo() throws(ImageError) -> GIFFrameInfo {
         let image = file.pointee.Image
-        guard let map = image.ColorMap ?? file.pointee.SColorMap else {
-            throw .decodingFailed(format: .gif, reason: "the image has no colour table")
-        }
         guard image.Width > 0, image.Height > 0 else {
             throw .invalidDimensions(format: .gif, width: Int(image.Width), height: Int(image.Height))
         }
@@ -149,27 +151,49 @@ final class GIFReader {
         pendingTransparentIndex = nil
         pendingDelay = 0
         pendingDisposal = 0
-        // Indices past the table's end show as opaque black.
         var palette = [UInt8](repeating: 0, count: 256 * 4)
-        for index in 0..<256 { palette[index * 4 + 3] = 255 }
-        for index in 0..<min(Int(map.pointee.ColorCount), 256) {
-            let colour = map.pointee.Colors[index]
-            palette[index * 4] = colour.Red
-            palette[index * 4 + 1] = colour.Green
-            palette[index * 4 + 2] = colour.Blue
-        }
-        if let transparent {
-            for channel in 0..<4 { palette[transparent * 4 + channel] = 0 }
+        let map = image.ColorMap ?? file.pointee.SColorMap
+        if let map {
+            // Indices past the table's end show as opaque black.
+            for index in 0..<256 { palette[index * 4 + 3] = 255 }
+            for index in 0..<min(Int(map.pointee.ColorCount), 256) {
+                let colour = map.pointee.Colors[index]
+                palette[index * 4] = colour.Red
+                palette[index * 4 + 1] = colour.Green
+                palette[index * 4 + 2] = colour.Blue
+            }
+            if let transparent {
+                for channel in 0..<4 { palette[transparent * 4 + channel] = 0 }
+            }
         }
         return GIFFrameInfo(left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),
                             interlaced: image.Interlace, palette: palette, transparentIndex: transparent,
-                            delay: delay, disposal: disposal)
+                            hasColourTable: map != nil, delay: delay, disposal: disposal)
     }
 
     // MARK: - Errors
 
     private func check(_ status: Int32) throws(ImageError) {
         guard status == GIF_OK else { throw Self.error(code: file.pointee.Error, input: input) }
+    }
+
+    /// Checks `DGifGetImageDesc`'s status. Its last read is the LZW minimum code size, which
+    /// giflib rejects from 12 up with D_GIF_ERR_READ_FAILED, as if the data had run out: when
+    /// bytes remain, the code size is named as the cause instead.
+    private func checkImageDescriptor(_ status: Int32) throws(ImageError) {
+        guard status != GIF_OK else { return }
+        let code = file.pointee.Error
+        if code == D_GIF_ERR_READ_FAILED, input.offset > 0, input.offset < input.bytes.count {
+            let codeSize = input.bytes[input.offset - 1]
+            throw .decodingFailed(format: .gif, reason: "the LZW minimum code size is \(codeSize), which giflib rejects (GIF allows 2–8, giflib at most 11): "
+                                  + "giflib error \(code), \(Self.giflibMessage(code))")
+        }
+        throw Self.error(code: code, input: input)
+    }
+
+    /// giflib's own text for `code` ("Failed to read from given file").
+    private static func giflibMessage(_ code: Int32) -> String {
+        GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
     }
 
     /// Running out of bytes is truncation (giflib may report it as a missing descriptor);
@@ -182,7 +206,7 @@ final class GIFReader {
         case _ where exhausted && code != D_GIF_ERR_NOT_GIF_FILE:
             return .truncated(format: .gif, received: input.bytes.count, expected: nil)
         default:
-            let reason = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+            let reason = giflibMessage(code)
             return .decodingFailed(format: .gif, reason: reason.prefix(1).lowercased() + reason.dropFirst())
         }
     }

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Output is ``PixelFormat/gray8`` for grey without transparency, ``PixelFormat/rgbx8`` for
 /// colour (or a palette) without transparency, and premultiplied ``PixelFormat/rgba8`` for
-/// anything with alpha or a tRNS chunk (grey with alpha is expanded to RGBA). 16-bit samples
+/// anything with alpha or a tRNS chunk (grey with alpha is expanded to RGBA; straight, as
+/// stored, with ``DecodeOptions/keepsStraightAlpha`` at the stored size). 16-bit samples
 /// are scaled to 8 bits with rounding (`round(v × 255 / 65535)`); 1-, 2- and 4-bit grey is
 /// scaled up to the full 0–255 range.
 ///
@@ -19,8 +20,13 @@ import Foundation
 /// An Adam7 image is only final once all seven passes are read, so it is decoded whole into
 /// one buffer first and then fed to the sink.
 ///
-/// Of an APNG this decodes the default image; its header reports the acTL frame count. The
-/// animation itself is composed by ``APNGFrameReader`` (through ``ImageDecoderRegistry``). Data after the last image row (such as a missing IEND) is not needed.
+/// Of an APNG this decodes the first frame: the default image, or, when the default image is
+/// not part of the animation, the first fcTL frame composed by ``APNGFrameReader`` (as browsers
+/// show it). Its header counts the frames the animation plays (``APNGStructure``: complete
+/// frames, at most acTL's count; a file with broken sequence numbers is a still) and marks a
+/// one-frame APNG animated. The animation itself is composed by ``APNGFrameReader`` (through
+/// ``ImageDecoderRegistry``). Data after the last image row (such as a missing IEND) is not
+/// needed.
 struct PNGDecoder: ImageDecoding {
     /// Makes a decoder.
     init() {}
@@ -38,7 +44,7 @@ struct PNGDecoder: ImageDecoding {
         let scan = PNGChunkScan(data)
         return try PNGReader.withReader(data) { reader throws(ImageError) in
             let info = try Self.readInfo(reader, scan: scan)
-            return Self.header(info, scan: scan)
+            return Self.header(info, animation: scan.animationFrames == nil ? nil : APNGStructure(data))
         }
     }
 
@@ -46,6 +52,10 @@ struct PNGDecoder: ImageDecoding {
     /// from the stored size.
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let scan = PNGChunkScan(data)
+        if scan.animationFrames != nil, let structure = APNGStructure(data), structure.isAnimated,
+           !structure.defaultImageIsFirstFrame {
+            return try Self.decodeFirstAnimationFrame(structure, data: data, context: context)
+        }
         return try PNGReader.withReader(data) { reader throws(ImageError) in
             let info = try Self.readInfo(reader, scan: scan)
             let source = PixelSize(width: Int(info.width), height: Int(info.height))
@@ -63,17 +73,20 @@ struct PNGDecoder: ImageDecoding {
             guard rowBytes == expectedRowBytes else {
                 throw .decodingFailed(format: .png, reason: "libpng delivers \(rowBytes)-byte rows, expected \(expectedRowBytes)")
             }
-            if passes > 1 {
-                return try Self.decodeInterlaced(reader, source: source, layout: layout, context: context)
-            }
-            return try Self.decodeStreaming(reader, source: source, layout: layout, context: context)
+            // Straight alpha (as libpng delivers it) when asked for and nothing is resampled.
+            let keepsStraight = layout.format == .rgba8 && context.options.keepsStraightAlpha && output == source
+            let bitmap = passes > 1
+                ? try Self.decodeInterlaced(reader, source: source, layout: layout, premultiplies: !keepsStraight, context: context)
+                : try Self.decodeStreaming(reader, source: source, layout: layout, premultiplies: !keepsStraight, context: context)
+            return keepsStraight ? bitmap.markedStraight() : bitmap
         }
     }
 
     // MARK: - Decoding
 
     /// Rows a batch at a time into the sink; only one batch of source rows is in memory.
-    private static func decodeStreaming(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, context: DecodeContext) throws(ImageError) -> Bitmap {
+    private static func decodeStreaming(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, premultiplies: Bool,
+                                        context: DecodeContext) throws(ImageError) -> Bitmap {
         let sink = makeRowSink(source: source, output: context.outputSize, format: layout.format, kernel: context.options.kernel)
         let rowBytes = source.width * layout.format.bytesPerPixel
         let batchRows = max(1, min(32, (256 * 1024) / max(rowBytes, 1)))
@@ -87,7 +100,7 @@ struct PNGDecoder: ImageDecoding {
             context.releaseConsumedInput?(reader.consumedBytes)
             for row in 0..<count {
                 let slice = UnsafeMutableRawBufferPointer(rebasing: batch[(row * rowBytes)..<((row + 1) * rowBytes)])
-                if layout.format == .rgba8 {
+                if layout.format == .rgba8 && premultiplies {
                     PixelConversion.premultiplyRGBA(slice, pixelCount: source.width)
                 }
                 sink.append(row: UnsafeRawBufferPointer(slice))
@@ -99,7 +112,8 @@ struct PNGDecoder: ImageDecoding {
 
     /// All seven Adam7 passes into one full-size bitmap, then (if a smaller size is wanted)
     /// through the sink: no row is final before the last pass.
-    private static func decodeInterlaced(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, context: DecodeContext) throws(ImageError) -> Bitmap {
+    private static func decodeInterlaced(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, premultiplies: Bool,
+                                         context: DecodeContext) throws(ImageError) -> Bitmap {
         var full = Bitmap(width: source.width, height: source.height, format: layout.format)
         let stride = full.bytesPerRow
         let status: Result<Void, ImageError> = full.withUnsafeMutableBytes { buffer in
@@ -108,7 +122,7 @@ struct PNGDecoder: ImageDecoding {
             } catch {
                 return .failure(error)
             }
-            if layout.format == .rgba8 {
+            if layout.format == .rgba8 && premultiplies {
                 for y in 0..<source.height {
                     let row = UnsafeMutableRawBufferPointer(rebasing: buffer[(y * stride)..<((y + 1) * stride)])
                     PixelConversion.premultiplyRGBA(row, pixelCount: source.width)
@@ -128,6 +142,19 @@ struct PNGDecoder: ImageDecoding {
         return sink.finish()
     }
 
+    /// Frame 0 of an APNG whose default image is not part of the animation, composed and
+    /// shrunk to `context.outputSize`.
+    private static func decodeFirstAnimationFrame(_ structure: APNGStructure, data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let output = context.outputSize
+        guard output.width > 0, output.height > 0 else {
+            throw .decodingFailed(format: .png, reason: "the requested output size \(output) is empty")
+        }
+        guard let source = try APNGFrameReader.source(structure, data: data, limits: context.options.limits) else {
+            throw .decodingFailed(format: .png, reason: "the APNG has no complete frame")
+        }
+        return try source.makeDecoder(frameSize: output, kernel: context.options.kernel).nextFrame()
+    }
+
     // MARK: - Header
 
     /// libpng's info, after rejecting a stored zero or out-of-range size as such.
@@ -141,11 +168,19 @@ struct PNGDecoder: ImageDecoding {
         return try reader.readInfo()
     }
 
-    private static func header(_ info: iris_png_info, scan: PNGChunkScan) -> ImageHeader {
+    /// The header libpng's `info` and, for an APNG, its `animation` describe: the frames it
+    /// plays, animated even when there is one.
+    private static func header(_ info: iris_png_info, animation: APNGStructure?) -> ImageHeader {
         let layout = PNGOutputLayout(info)
-        let frames = scan.animationFrames.map { max(1, Int($0)) } ?? 1
-        return ImageHeader(format: .png, width: Int(info.width), height: Int(info.height),
-                           hasAlpha: layout.format == .rgba8, frameCount: frames)
+        var header = ImageHeader(format: .png, width: Int(info.width), height: Int(info.height),
+                                 hasAlpha: layout.format == .rgba8)
+        if let animation, animation.isAnimated {
+            header.frameCount = animation.frames.count
+            header.isAnimated = true
+            // The first frame shown is then composed: RGBA, transparent where it does not draw.
+            if !animation.defaultImageIsFirstFrame { header.hasAlpha = true }
+        }
+        return header
     }
 }
 #endif

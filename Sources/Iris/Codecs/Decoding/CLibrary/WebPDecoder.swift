@@ -13,8 +13,9 @@ import Foundation
 /// An animated WebP's first frame is composed on its canvas (see ``WebPFrameReader``) and
 /// shrunk to `context.outputSize`.
 ///
-/// Output is premultiplied ``PixelFormat/rgba8`` when the image has alpha, ``PixelFormat/rgbx8``
-/// otherwise.
+/// Output is premultiplied ``PixelFormat/rgba8`` when the image has alpha (straight, as stored,
+/// for a still image decoded at its stored size with ``DecodeOptions/keepsStraightAlpha``),
+/// ``PixelFormat/rgbx8`` otherwise.
 struct WebPDecoder: ImageDecoding {
     /// Makes a decoder.
     init() {}
@@ -59,14 +60,16 @@ struct WebPDecoder: ImageDecoding {
         if features.has_animation != 0 {
             return try WebPAnimationReader.firstFrame(of: data, context: context)
         }
-        return try Self.decodeStill(data, hasAlpha: features.has_alpha != 0,
-                                    source: PixelSize(width: Int(features.width), height: Int(features.height)),
-                                    output: output)
+        let source = PixelSize(width: Int(features.width), height: Int(features.height))
+        let keepsStraight = features.has_alpha != 0 && context.options.keepsStraightAlpha && output == source
+        let bitmap = try Self.decodeStill(data, hasAlpha: features.has_alpha != 0, straight: keepsStraight,
+                                          source: source, output: output)
+        return keepsStraight ? bitmap.markedStraight() : bitmap
     }
 
     // MARK: - Still images
 
-    private static func decodeStill(_ data: Data, hasAlpha: Bool, source: PixelSize, output: PixelSize) throws(ImageError) -> Bitmap {
+    private static func decodeStill(_ data: Data, hasAlpha: Bool, straight: Bool, source: PixelSize, output: PixelSize) throws(ImageError) -> Bitmap {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
             throw .decodingFailed(format: .webp, reason: "libwebp version mismatch")
@@ -90,7 +93,8 @@ struct WebPDecoder: ImageDecoding {
         if source.pixelCount >= Self.threadedDecodePixels { config.options.use_threads = 1 }
         let format: PixelFormat = hasAlpha ? .rgba8 : .rgbx8
         // Opaque images decode as RGBA with alpha 255, which is what rgbx8 stores.
-        config.output.colorspace = hasAlpha ? MODE_rgbA : MODE_RGBA
+        // (MODE_rgbA premultiplies; MODE_RGBA leaves alpha straight.)
+        config.output.colorspace = hasAlpha && !straight ? MODE_rgbA : MODE_RGBA
         config.output.is_external_memory = 1
         var bitmap = Bitmap(width: output.width, height: output.height, format: format)
         let stride = bitmap.bytesPerRow

@@ -63,7 +63,7 @@ private final class AnimatedWebPSession {
         guard frame.size == size else {
             throw AnimatedWebPEncoder.failure("frame is \(frame.size), the animation \(size)")
         }
-        var straight = frame.converted(to: frame.format.isBlueFirst ? .bgra8 : .rgba8)
+        var straight = frame.premultiplied().converted(to: frame.format.isBlueFirst ? .bgra8 : .rgba8)
         let (stride, width, height) = (straight.bytesPerRow, straight.width, straight.height)
         straight.withUnsafeMutableBytes { bytes in
             for y in 0..<height {

@@ -19,7 +19,7 @@ struct JPEGEncoder: ImageEncoding {
     var format: ImageFormat { .jpeg }
 
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
-        let bitmap = bitmap.inRGBOrder
+        let bitmap = bitmap.premultiplied().inRGBOrder
         let grey = bitmap.format == .gray8
         var settings = Self.settings(for: bitmap.size, quality: options.quality, progressive: options.progressive)
         settings.input_color_space = grey ? IRIS_JPEG_CS_GRAY : IRIS_JPEG_CS_RGBX

@@ -2,7 +2,8 @@
 import CIrisShims
 import Foundation
 
-/// Encodes bitmaps as 8-bit PNG with libpng: ``PixelFormat/rgba8`` as RGBA (unpremultiplied),
+/// Encodes bitmaps as 8-bit PNG with libpng: ``PixelFormat/rgba8`` as RGBA (unpremultiplied;
+/// straight alpha, ``Bitmap/isPremultiplied`` false, is written as it is),
 /// ``PixelFormat/rgbx8`` as RGB, ``PixelFormat/gray8`` as grey; `bgra8` and `bgrx8` are
 /// converted to their RGB-order counterparts first. Lossless, so ``EncodeOptions`` quality is
 /// ignored.
@@ -33,7 +34,7 @@ struct PNGEncoder: ImageEncoding {
                                           compressionLevel: compressionLevel, stripFiller: bitmap.format == .rgbx8)
         let result: Result<Void, ImageError> = bitmap.withUnsafeBytes { pixels in
             do throws(ImageError) {
-                if bitmap.format.hasAlpha {
+                if bitmap.format.hasAlpha && bitmap.isPremultiplied {
                     try Self.writeUnpremultiplied(pixels, bitmap: bitmap, session: session)
                 } else {
                     try session.writeRows(pixels, stride: bitmap.bytesPerRow, count: bitmap.height)

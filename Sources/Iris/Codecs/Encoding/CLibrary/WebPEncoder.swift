@@ -3,9 +3,10 @@ import CWebP
 import Foundation
 
 /// Encodes WebP with libwebp: lossy at ``EncodeOptions/quality`` (0–100), or lossless when
-/// ``EncodeOptions/lossless`` is set.
+/// ``EncodeOptions/lossless`` is set (exactly: the colour under transparent pixels too, see
+/// ``WebPLosslessWriter``).
 ///
-/// Premultiplied colour is unpremultiplied first; BGR-order bitmaps go to libwebp's BGRA entry
+/// Premultiplied colour is unpremultiplied first (straight alpha is written as it is); BGR-order bitmaps go to libwebp's BGRA entry
 /// points as they are. An opaque bitmap (``PixelFormat/rgbx8``, ``PixelFormat/bgrx8``,
 /// ``PixelFormat/gray8``) is written without an alpha plane: libwebp drops an alpha that is
 /// 255 everywhere. WebP is at most 16,383 pixels on a side.
@@ -26,7 +27,7 @@ struct WebPEncoder: ImageEncoding {
             throw .encodingFailed(format: .webp, reason: "\(bitmap.size) is over WebP's limit of \(Self.maxDimension) pixels a side")
         }
         var straight = bitmap.format == .gray8 ? bitmap.converted(to: .rgbx8) : bitmap
-        if straight.format.hasAlpha {
+        if straight.format.hasAlpha && straight.isPremultiplied {
             let (stride, width, height) = (straight.bytesPerRow, straight.width, straight.height)
             straight.withUnsafeMutableBytes { bytes in
                 for y in 0..<height {
@@ -35,18 +36,20 @@ struct WebPEncoder: ImageEncoding {
                 }
             }
         }
+        let blueFirst = straight.format.isBlueFirst
+        if options.lossless {
+            return try straight.withUnsafeBytes { bytes throws(ImageError) in
+                try WebPLosslessWriter.encode(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), width: straight.width,
+                                              height: straight.height, stride: straight.bytesPerRow, blueFirst: blueFirst)
+            }
+        }
         let quality = Float(min(max(options.quality, 0), 100))
         var output: UnsafeMutablePointer<UInt8>?
-        let blueFirst = straight.format.isBlueFirst
         let size = straight.withUnsafeBytes { bytes in
             let pixels = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let width = Int32(straight.width), height = Int32(straight.height), stride = Int32(straight.bytesPerRow)
-            switch (options.lossless, blueFirst) {
-            case (true, false): return WebPEncodeLosslessRGBA(pixels, width, height, stride, &output)
-            case (true, true): return WebPEncodeLosslessBGRA(pixels, width, height, stride, &output)
-            case (false, false): return WebPEncodeRGBA(pixels, width, height, stride, quality, &output)
-            case (false, true): return WebPEncodeBGRA(pixels, width, height, stride, quality, &output)
-            }
+            return blueFirst ? WebPEncodeBGRA(pixels, width, height, stride, quality, &output)
+                             : WebPEncodeRGBA(pixels, width, height, stride, quality, &output)
         }
         guard size > 0, let output else {
             throw .encodingFailed(format: .webp, reason: "libwebp could not encode \(bitmap.size)")

@@ -16,7 +16,8 @@ struct ImageIOEncoder: ImageEncoding {
         }
         let output = NSMutableData()
         // Every pixel format has a CGImage that reads the bitmap in place: no conversion, no copy.
-        guard let image = bitmap.cgImage,
+        // (Core Graphics draws premultiplied colour: straight alpha is premultiplied first.)
+        guard let image = bitmap.premultiplied().cgImage,
               let destination = CGImageDestinationCreateWithData(output, type.identifier as CFString, 1, nil) else {
             throw .encodingFailed(format: format, reason: "ImageIO cannot write \(format)")
         }
