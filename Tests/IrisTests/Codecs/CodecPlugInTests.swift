@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Iris
 
-// A complete codec plug-in, the example of docs/ADDING-A-CODEC.md: "Grey", a format of its own
+// A complete codec plug-in, the example of the "Adding a codec" article (Iris.docc): "Grey", a format of its own
 // ("IRGY", width and height as UInt16 big-endian, a frame count, then per frame a duration in
 // milliseconds (UInt16) and one grey byte per pixel). Its decoder recognises the magic bytes,
 // reads headers, decodes at the size asked for and brings its own animation source; its encoder

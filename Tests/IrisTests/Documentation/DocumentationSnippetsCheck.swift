@@ -14,6 +14,8 @@ struct DocumentationSnippetsCheck {
     static let builtFiles = [
         "Tests/IrisTests/Documentation/DocumentationSnippets.swift",
         "Examples/IrisExamples.swift",
+        // The codec plug-in example ("Adding a codec"), built and tested whole.
+        "Tests/IrisTests/Codecs/CodecPlugInTests.swift",
     ]
 
     @Test("every swift block of every article appears in a built file")

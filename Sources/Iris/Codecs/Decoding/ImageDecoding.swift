@@ -1,7 +1,7 @@
 import Foundation
 
 /// A decoder for one or more formats, used through ``ImageDecoderRegistry``: the plug-in point
-/// for a codec. See docs/ADDING-A-CODEC.md for a complete example.
+/// for a codec. See <doc:AddingACodec> for a complete example.
 ///
 /// A decoder says which formats it reads, may recognise a format of its own from the first
 /// bytes, reads headers (so limits are checked before any pixel is allocated), decodes the
