@@ -50,6 +50,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case encodedBytes(bytes: Int, limit: Int)
     }
 
+    /// A sentence a person can read: "PNG is truncated after 4,096 of 91,233 bytes".
     public var description: String {
         switch self {
         case .emptyData:
@@ -142,6 +143,7 @@ extension ImageError {
 }
 
 extension ImageError: LocalizedError {
+    /// The ``description``, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// An encoder of animations for one format; get the platform's from
-/// ``ImageEncoders/animationEncoder(for:)``.
+/// An encoder of animations for one format; get the platform's from ``ImageEncoders/standard``
+/// (`ImageEncoders.animationEncoder(for:)`).
 public protocol AnimationEncoding: Sendable {
     /// The format written.
     var format: ImageFormat { get }

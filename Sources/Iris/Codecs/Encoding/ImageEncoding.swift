@@ -1,6 +1,7 @@
 import Foundation
 
-/// An encoder for one format; get the platform's from ``ImageEncoders/encoder(for:)``.
+/// An encoder for one format; get the platform's from ``ImageEncoders/standard``
+/// (`ImageEncoders.encoder(for:)`).
 public protocol ImageEncoding: Sendable {
     /// The format written.
     var format: ImageFormat { get }
