@@ -98,11 +98,7 @@ struct ThirdPartyLoaderTests {
                                               ranges: .bytes)
             server.serve("/photo.png", rest)
             let resumed = pipeline.task(for: ImageRequest(url: server.url("/photo.png"), options: .init(keepsData: true)))
-            var firstBytes: Int?
-            for await progress in resumed.progress where progress.completed > 0 {
-                firstBytes = progress.completed
-                break
-            }
+            let firstBytes = await resumed.firstProgressBytes()
             server.releasePieces("/photo.png", through: rest.pieceCount)
             let image = try await resumed.image
             expectSameBytes(image.data, Self.png)

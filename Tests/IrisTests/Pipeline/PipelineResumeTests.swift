@@ -65,11 +65,7 @@ struct PipelineResumeTests {
 
             // The rest comes in pieces, the second only once the test has seen the first progress.
             let resumed = pipeline.task(for: request)
-            var firstBytes: Int?
-            for await progress in resumed.progress where progress.completed > 0 {
-                firstBytes = progress.completed
-                break
-            }
+            let firstBytes = await resumed.firstProgressBytes()
             server.releasePieces("/photo.png", through: rest.pieceCount)
             let image = try await resumed.image
             expectSameBytes(image.data, Self.png)

@@ -239,3 +239,12 @@ extension ImagePipeline {
             maxConcurrentDownloads: maxConcurrentDownloads, cacheKeyFilter: cacheKeyFilter))
     }
 }
+
+extension ImageTask {
+    /// The bytes of the first progress report with any, waiting for it (nil if the task ends
+    /// first): where a resumed download starts counting.
+    func firstProgressBytes() async -> Int? {
+        for await progress in self.progress where progress.completed > 0 { return progress.completed }
+        return nil
+    }
+}
