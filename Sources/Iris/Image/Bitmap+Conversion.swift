@@ -16,7 +16,7 @@ extension Bitmap {
                                                to: dst.baseAddress! + y * outStride, target, count: width)
                 }
             }
-        }
+        }.keepingColorSpace(of: self)
     }
 
     /// Whether every pixel is fully opaque.

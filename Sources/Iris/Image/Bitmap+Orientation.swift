@@ -36,7 +36,7 @@ extension Bitmap {
                 default: plan.run(UInt8.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
                 }
             }
-        }
+        }.keepingColorSpace(of: self)
     }
 }
 

@@ -15,16 +15,22 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Bytes of frames an animation may decode ahead and keep (at least one frame); `nil` is
     /// ``Animation/defaultBufferFrames`` frames at the target size.
     public var animationBufferBytes: Int?
+    /// Convert an embedded profile's pixels to sRGB, or keep them as stored and tagged
+    /// (``Bitmap/colorSpace``); `nil` is the registry's ``ImageDecoderRegistry/colorManagement``
+    /// (``ColorManagement/platformDefault`` unless set). A decoder sees the choice made.
+    public var colorManagement: ColorManagement?
 
     /// Makes options.
     public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,
                 kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default,
-                allowsPartialData: Bool = false, animationBufferBytes: Int? = nil) {
+                allowsPartialData: Bool = false, animationBufferBytes: Int? = nil,
+                colorManagement: ColorManagement? = nil) {
         self.target = target
         self.appliesOrientation = appliesOrientation
         self.kernel = kernel
         self.limits = limits
         self.allowsPartialData = allowsPartialData
         self.animationBufferBytes = animationBufferBytes
+        self.colorManagement = colorManagement
     }
 }

@@ -4,6 +4,11 @@ import Foundation
 public struct ImageDecoderRegistry: Sendable {
     /// Decoders, first match wins.
     public var decoders: [any ImageDecoding]
+    /// What decodes do with embedded colour profiles when their options do not say
+    /// (``DecodeOptions/colorManagement`` `nil`), as a pipeline's decodes don't: a pipeline
+    /// configured with a registry set to ``ColorManagement/keepSource`` keeps every source's
+    /// colour space. ``ColorManagement/platformDefault`` unless set.
+    public var colorManagement: ColorManagement = .platformDefault
 
     /// Makes a registry of `decoders`.
     public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
@@ -59,9 +64,14 @@ public struct ImageDecoderRegistry: Sendable {
         let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
         try options.limits.check(decodedBytes: overflow ? .max : bytes)
 
+        var options = options
+        let colorManagement = options.colorManagement ?? self.colorManagement
+        options.colorManagement = colorManagement
         var context = DecodeContext(header: header, outputSize: storedOutput, options: options)
         context.releaseConsumedInput = releasingInput
         var bitmap = try decoder.decode(data, context: context)
+        // Colour is converted at the output size, before orientation: the least work.
+        bitmap = colorManagement.apply(to: bitmap)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
                            orientation: header.orientation, isPreview: options.allowsPartialData)

@@ -11,8 +11,9 @@ import Foundation
 /// are scaled to 8 bits with rounding (`round(v × 255 / 65535)`); 1-, 2- and 4-bit grey is
 /// scaled up to the full 0–255 range.
 ///
-/// Colour management is not applied: gAMA, cHRM, sRGB and iCCP are ignored and samples are
-/// passed through as stored, which is what the sRGB-encoded PNGs of the web expect.
+/// The bitmap is tagged with what the colour chunks say (``PNGColorChunks``): an `iCCP`
+/// profile, else sRGB for an `sRGB` chunk, else the space of `gAMA`/`cHRM` when it is not about
+/// sRGB; samples are passed through as stored (the registry converts them if asked).
 ///
 /// Non-interlaced images are streamed: rows are read a small batch at a time and pushed into
 /// the ``RowSink`` for `context.outputSize`, so the full-resolution image is never held in memory.
@@ -58,10 +59,12 @@ struct PNGDecoder: ImageDecoding {
             guard rowBytes == expectedRowBytes else {
                 throw .decodingFailed(format: .png, reason: "libpng delivers \(rowBytes)-byte rows, expected \(expectedRowBytes)")
             }
-            if passes > 1 {
-                return try Self.decodeInterlaced(reader, source: source, layout: layout, context: context)
-            }
-            return try Self.decodeStreaming(reader, source: source, layout: layout, context: context)
+            let colorSpace = PNGColorChunks(try reader.color()).colorSpace(for: layout.format)
+            var bitmap = passes > 1
+                ? try Self.decodeInterlaced(reader, source: source, layout: layout, context: context)
+                : try Self.decodeStreaming(reader, source: source, layout: layout, context: context)
+            if let colorSpace { bitmap.colorSpace = colorSpace }
+            return bitmap
         }
     }
 

@@ -14,7 +14,7 @@ import Foundation
 /// shrunk to `context.outputSize`.
 ///
 /// Output is premultiplied ``PixelFormat/rgba8`` when the image has alpha, ``PixelFormat/rgbx8``
-/// otherwise.
+/// otherwise, tagged with the `ICCP` chunk's profile when there is one.
 struct WebPDecoder: ImageDecoding {
     /// Makes a decoder.
     init() {}
@@ -51,12 +51,16 @@ struct WebPDecoder: ImageDecoding {
         guard output.width > 0, output.height > 0 else {
             throw .decodingFailed(format: .webp, reason: "the requested output size \(output) is empty")
         }
-        if features.has_animation != 0 {
-            return try WebPAnimationReader.firstFrame(of: data, context: context)
+        var bitmap = features.has_animation != 0
+            ? try WebPAnimationReader.firstFrame(of: data, context: context)
+            : try Self.decodeStill(data, hasAlpha: features.has_alpha != 0,
+                                   source: PixelSize(width: Int(features.width), height: Int(features.height)),
+                                   output: output)
+        // The ICCP chunk's profile tags the pixels (the registry converts them if asked).
+        if let profile = WebPICCProfile.profile(in: data), profile.colorModel == .rgb {
+            bitmap.colorSpace = .icc(profile)
         }
-        return try Self.decodeStill(data, hasAlpha: features.has_alpha != 0,
-                                    source: PixelSize(width: Int(features.width), height: Int(features.height)),
-                                    output: output)
+        return bitmap
     }
 
     // MARK: - Still images
