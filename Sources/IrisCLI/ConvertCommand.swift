@@ -20,6 +20,9 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write lossless WebP.")
     var lossless = false
 
+    @Flag(name: .long, help: "Keep the source's colour profile: pixels as stored, the profile embedded. By default pixels with a profile are converted to sRGB and written without one (what every viewer assumes of an untagged image).")
+    var keepProfile = false
+
     @Argument(help: "Input image.")
     var input: String
 
@@ -32,7 +35,7 @@ struct ConvertCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let format = try OutputFormat.fromExtension(of: output)
-            let image = try await ImagePipeline.batch(jobs: 1).image(for: ImageRequest(source: .file(URL(fileURLWithPath: input))))
+            let image = try await ImagePipeline.batch(jobs: 1, keepsProfile: keepProfile).image(for: ImageRequest(source: .file(URL(fileURLWithPath: input))))
             let writer = ImageOutput(format: format, options: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
                                      keepsAnimation: format == .webp, background: background.rgba)
             if let frames = image.animation?.frameCount, frames > 1, format != .webp {
