@@ -22,6 +22,7 @@ enum TestProfiles {
     static func colordSRGB() throws -> ICCProfile { try file(colord + "sRGB.icc") }
     static func swappedRedAndGreen() throws -> ICCProfile { try file(colord + "SwappedRedAndGreen.icc") }
     static func ghostscriptCMYK() throws -> ICCProfile { try file("/usr/share/color/icc/ghostscript/default_cmyk.icc") }
+    static func ghostscriptGray() throws -> ICCProfile { try file("/usr/share/color/icc/ghostscript/sgray.icc") }
 
     /// Display P3 (SMPTE EG 432-1: DCI-P3 primaries, D65 white, sRGB's tone curve), made and
     /// serialized by Little CMS, with the description "Display P3 (Iris test)".
@@ -72,6 +73,15 @@ enum ColorReference {
         try transform(profile, inputFormat: inverted ? IRIS_LCMS_TYPE_CMYK_8_REV : IRIS_LCMS_TYPE_CMYK_8,
                       outputFormat: IRIS_LCMS_TYPE_RGBA_8, input: cmyk, output: &output, count: width * height)
         return try #require(Bitmap(width: width, height: height, format: .rgbx8, pixels: output))
+    }
+
+    /// Grey levels read in the grey `profile`, rendered to sRGB by Little CMS: the green channel
+    /// of each (neutral) result.
+    static func renderedGray(_ levels: [UInt8], profile: ICCProfile) throws -> [UInt8] {
+        var output = [UInt8](repeating: 255, count: levels.count * 4)
+        try transform(profile, inputFormat: IRIS_LCMS_TYPE_GRAY_8, outputFormat: IRIS_LCMS_TYPE_RGBA_8,
+                      input: levels, output: &output, count: levels.count)
+        return (0..<levels.count).map { output[$0 * 4 + 1] }
     }
 
     private static func transform(_ profile: ICCProfile, inputFormat: cmsUInt32Number, outputFormat: cmsUInt32Number,
