@@ -134,6 +134,11 @@ enum ColorReference {
         try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: target, colorManagement: colorManagement)).bitmap
     }
 
+    /// `data` decoded whole (an animation keeps its frames) with `colorManagement`.
+    static func decodeImage(_ data: Data, _ colorManagement: ColorManagement) throws -> LoadedImage {
+        try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(colorManagement: colorManagement))
+    }
+
     /// The encoder for `format`.
     static func encoder(_ format: ImageFormat) throws -> any ImageEncoding {
         try #require(ImageEncoders.encoder(for: format))

@@ -54,7 +54,7 @@ public struct ImageDecoderRegistry: Sendable {
         if header.frameCount > 1, !options.allowsPartialData,
            let source = try AnimationSources.source(for: data, format: header.format, limits: options.limits),
            source.frameCount > 1 {
-            return try decodeAnimation(source, header: header, options: options)
+            return try decodeAnimation(source, header: header, data: data, options: options)
         }
 
         let orientation = options.appliesOrientation ? header.orientation : .up
@@ -78,7 +78,14 @@ public struct ImageDecoderRegistry: Sendable {
     }
 
     /// Frame 0 of `source` at the target, and the lazy animation of all its frames.
-    private func decodeAnimation(_ source: any AnimationFrameSource, header: ImageHeader, options: DecodeOptions) throws(ImageError) -> LoadedImage {
+    private func decodeAnimation(_ source: any AnimationFrameSource, header: ImageHeader, data: Data,
+                                 options: DecodeOptions) throws(ImageError) -> LoadedImage {
+        var source = source
+        // Every frame in the file's declared colour space, converted or kept as asked.
+        if let space = EmbeddedColorSpace.ofAnimation(data, format: header.format), !space.isSRGB {
+            source = ColorManagedAnimationSource(base: source, colorSpace: space,
+                                                 management: options.colorManagement ?? colorManagement)
+        }
         let canvas = source.canvas
         try options.limits.check(width: canvas.width, height: canvas.height, format: header.format)
         let output = options.target?.outputSize(for: canvas) ?? canvas

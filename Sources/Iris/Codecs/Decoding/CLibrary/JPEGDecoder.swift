@@ -14,6 +14,10 @@ import Foundation
 /// A progressive file with more than ``defaultMaxScans`` scans is rejected (each scan walks
 /// the whole image, so endless scans are a decompression bomb), and libjpeg's working memory is
 /// capped by `context.options.limits.maxPixels`.
+///
+/// An embedded ICC profile (APP2 `ICC_PROFILE` segments, read by libjpeg-turbo) tags RGB and
+/// grey output when its model fits; CMYK and YCCK with a CMYK profile are converted through it
+/// to sRGB (Little CMS, row by row at the DCT-scaled size), without one the naive way.
 struct JPEGDecoder: ImageDecoding {
     /// The most scans a progressive JPEG may have (real files have about 10).
     static let defaultMaxScans = 1_000
