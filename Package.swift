@@ -33,6 +33,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // Little CMS 2: embedded ICC profiles converted to sRGB on Linux.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp.
         .target(
             name: "CIrisShims",
@@ -48,6 +50,7 @@ let package = Package(
                 .target(name: "CPNG", condition: linuxOnly),
                 .target(name: "CWebP", condition: linuxOnly),
                 .target(name: "CGIF", condition: linuxOnly),
+                .target(name: "CLCMS2", condition: linuxOnly),
                 .target(name: "CIrisShims", condition: linuxOnly),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -102,6 +105,8 @@ let package = Package(
                 .target(name: "CPNG", condition: linuxOnly),
                 .target(name: "CWebP", condition: linuxOnly),
                 .target(name: "CGIF", condition: linuxOnly),
+                // Tests render images to sRGB with Little CMS to compare colours.
+                .target(name: "CLCMS2", condition: linuxOnly),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

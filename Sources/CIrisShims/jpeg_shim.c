@@ -156,8 +156,27 @@ iris_jpeg_decoder *iris_jpeg_decoder_create(const unsigned char *data, size_t si
         return decoder;
     }
     jpeg_mem_src(&decoder->cinfo, data, (unsigned long)size);
+    // APP2 segments are kept for the ICC profile (at most 255 of 64 KB, by the format).
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
     return decoder;
 }
+
+int iris_jpeg_decoder_icc_profile(iris_jpeg_decoder *decoder, unsigned char **bytes, unsigned int *size) {
+    *bytes = NULL;
+    *size = 0;
+    if (decoder->err.failed) return decoder->err.failed;
+    if (setjmp(decoder->err.jump)) return iris_decoder_fail(decoder);
+    JOCTET *profile = NULL;
+    unsigned int length = 0;
+    // FALSE also for a malformed set of segments (libjpeg warns); that is no profile.
+    if (jpeg_read_icc_profile(&decoder->cinfo, &profile, &length) && profile != NULL) {
+        *bytes = profile;
+        *size = length;
+    }
+    return IRIS_JPEG_OK;
+}
+
+void iris_jpeg_free(void *bytes) { free(bytes); }
 
 int iris_jpeg_decoder_read_header(iris_jpeg_decoder *decoder, iris_jpeg_header *header) {
     if (decoder->err.failed) return decoder->err.failed;
@@ -415,6 +434,13 @@ iris_jpeg_encoder *iris_jpeg_encoder_create(const iris_jpeg_encode_options *opti
     if (options->scans == IRIS_JPEG_SCANS_EXHAUSTIVE) iris_exhaustive_script(cinfo);
     jpeg_start_compress(cinfo, TRUE);
     return encoder;
+}
+
+int iris_jpeg_encoder_write_icc_profile(iris_jpeg_encoder *encoder, const unsigned char *bytes, unsigned int size) {
+    if (encoder->err.failed) return encoder->err.failed;
+    if (setjmp(encoder->err.jump)) return iris_encoder_fail(encoder);
+    jpeg_write_icc_profile(&encoder->cinfo, bytes, size);
+    return IRIS_JPEG_OK;
 }
 
 int iris_jpeg_encoder_write_rows(iris_jpeg_encoder *encoder, const unsigned char *rows, size_t stride, int count) {

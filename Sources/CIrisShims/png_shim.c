@@ -135,6 +135,38 @@ IrisPNGStatus iris_png_read_info(iris_png_reader *reader, iris_png_info *info) {
     return IRIS_PNG_OK;
 }
 
+IrisPNGStatus iris_png_get_color(iris_png_reader *reader, iris_png_color *color) {
+    memset(color, 0, sizeof *color);
+    if (reader->failure != IRIS_PNG_OK) return reader->failure;
+    if (setjmp(png_jmpbuf(reader->png))) return reader_fail(reader);
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    if (png_get_iCCP(png, info, &name, &compression, &profile, &length) && profile != NULL) {
+        color->icc_profile = profile;
+        color->icc_profile_size = length;
+    }
+    int intent = 0;
+    if (png_get_sRGB(png, info, &intent)) {
+        color->has_srgb = 1;
+        color->srgb_intent = intent;
+    }
+    png_fixed_point gamma = 0;
+    if (png_get_gAMA_fixed(png, info, &gamma)) {
+        color->has_gamma = 1;
+        color->gamma = gamma;
+    }
+    png_fixed_point c[8];
+    if (png_get_cHRM_fixed(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7])) {
+        color->has_chrm = 1;
+        for (int i = 0; i < 8; i++) color->chrm[i] = c[i];
+    }
+    return IRIS_PNG_OK;
+}
+
 IrisPNGStatus iris_png_set_output(iris_png_reader *reader, IrisPNGOutput output, size_t *row_bytes, int *passes) {
     if (reader->failure != IRIS_PNG_OK) return reader->failure;
     if (setjmp(png_jmpbuf(reader->png))) return reader_fail(reader);
@@ -302,6 +334,10 @@ IrisPNGStatus iris_png_write_begin(iris_png_writer *writer, const iris_png_write
         color.green = params->trns_green;
         color.blue = params->trns_blue;
         png_set_tRNS(png, info, NULL, 0, &color);
+    }
+    if (params->icc_profile && params->icc_profile_size > 0) {
+        png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE,
+                     params->icc_profile, params->icc_profile_size);
     }
     png_write_info(png, info);
     if (params->strip_filler) png_set_filler(png, 0, PNG_FILLER_AFTER);

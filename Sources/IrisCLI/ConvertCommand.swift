@@ -21,6 +21,9 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write lossless WebP.")
     var lossless = false
 
+    @Flag(name: .long, help: "Keep the source's colour profile: pixels as stored, the profile embedded. By default pixels with a profile are converted to sRGB and written without one (what every viewer assumes of an untagged image).")
+    var keepProfile = false
+
     @Argument(help: "Input image.")
     var input: String
 
@@ -35,7 +38,7 @@ struct ConvertCommand: AsyncParsableCommand {
             let format = try OutputFormat.fromExtension(of: output)
             var decoders = ImageDecoderRegistry.standard
             decoders.keepsStraightAlpha = true
-            let image = try await ImagePipeline.batch(jobs: 1, decoders: decoders)
+            let image = try await ImagePipeline.batch(jobs: 1, decoders: decoders, keepsProfile: keepProfile)
                 .image(for: ImageRequest(source: .file(URL(fileURLWithPath: input))))
             let writer = ImageOutput(format: format, options: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
                                      keepsAnimation: format == .webp, background: background.rgba)

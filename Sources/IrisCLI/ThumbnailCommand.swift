@@ -38,6 +38,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Colour (RRGGBB) under transparent pixels in JPEG thumbnails.")
     var background = HexColour(RGBA(r: 255, g: 255, b: 255))
 
+    @Flag(name: .long, help: "Keep the source's colour profile: pixels as stored, the profile embedded. By default pixels with a profile are converted to sRGB and written without one (what every viewer assumes of an untagged image).")
+    var keepProfile = false
+
     @Option(name: .long, help: "Images processed at once (default: number of cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
@@ -62,7 +65,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
 
-        let job = ThumbnailJob(pipeline: .batch(jobs: jobs), shape: shape, box: PixelSize(width: size.width, height: size.height),
+        let job = ThumbnailJob(pipeline: .batch(jobs: jobs, keepsProfile: keepProfile), shape: shape, box: PixelSize(width: size.width, height: size.height),
                                output: ImageOutput(format: format, options: EncodeOptions(quality: quality),
                                                    keepsAnimation: animated, background: background.rgba),
                                plan: plan)

@@ -75,6 +75,14 @@ int iris_jpeg_decoder_start(iris_jpeg_decoder *decoder, int scale_num, int out_c
 int iris_jpeg_decoder_read_rows(iris_jpeg_decoder *decoder, unsigned char *buffer, size_t stride,
                                 int max_rows, int *rows_read);
 
+/// The ICC profile of the APP2 ICC_PROFILE segments (libjpeg-turbo's jpeg_read_icc_profile),
+/// after iris_jpeg_decoder_read_header: `*bytes` is NULL when there is none (or the segments
+/// are malformed), else `*size` bytes the caller frees with iris_jpeg_free.
+int iris_jpeg_decoder_icc_profile(iris_jpeg_decoder *decoder, unsigned char **bytes, unsigned int *size);
+
+/// Frees memory the shim handed over.
+void iris_jpeg_free(void *bytes);
+
 /// The message of the last failure ("" if none).
 const char *iris_jpeg_decoder_message(const iris_jpeg_decoder *decoder);
 
@@ -107,6 +115,10 @@ typedef struct iris_jpeg_encoder iris_jpeg_encoder;
 /// An encoder writing to memory. Returns NULL only when out of memory; other failures are
 /// reported by the next call.
 iris_jpeg_encoder *iris_jpeg_encoder_create(const iris_jpeg_encode_options *options);
+
+/// Writes `size` bytes of ICC profile as APP2 ICC_PROFILE segments (jpeg_write_icc_profile);
+/// call before the first row.
+int iris_jpeg_encoder_write_icc_profile(iris_jpeg_encoder *encoder, const unsigned char *bytes, unsigned int size);
 
 /// Compresses `count` rows from `rows`, `stride` bytes apart.
 int iris_jpeg_encoder_write_rows(iris_jpeg_encoder *encoder, const unsigned char *rows, size_t stride, int count);

@@ -47,10 +47,30 @@ typedef struct {
 
 typedef struct iris_png_reader iris_png_reader;
 
+/// What the colour chunks before the first IDAT say (libpng's own readings; a chunk libpng
+/// found invalid is absent). Fixed-point values are × 100000, as stored.
+typedef struct {
+    /// The decompressed iCCP profile (owned by the reader, valid until destroy), or NULL.
+    const uint8_t *icc_profile;
+    uint32_t icc_profile_size;
+    /// 1 when an sRGB chunk is present, with its rendering intent.
+    int has_srgb;
+    int srgb_intent;
+    /// 1 when a gAMA chunk is present: the file gamma (45455 for 1/2.2).
+    int has_gamma;
+    int32_t gamma;
+    /// 1 when a cHRM chunk is present: white x, y, red x, y, green x, y, blue x, y.
+    int has_chrm;
+    int32_t chrm[8];
+} iris_png_color;
+
 /// A reader over `size` bytes at `data`, which must stay valid until destroy. NULL when out of memory.
 iris_png_reader *iris_png_reader_create(const uint8_t *data, size_t size);
 /// Reads the signature and every chunk up to the first IDAT.
 IrisPNGStatus iris_png_read_info(iris_png_reader *reader, iris_png_info *info);
+/// The colour chunks (iCCP, sRGB, gAMA, cHRM), after iris_png_read_info. The iCCP profile
+/// is decompressed by libpng within the reader's chunk allocation cap.
+IrisPNGStatus iris_png_get_color(iris_png_reader *reader, iris_png_color *color);
 /// Sets the transforms for `output` (16-bit scaled with rounding, low bit depths expanded,
 /// palette and tRNS expanded, filler added, interlace handling on) and reports the row size
 /// and the number of interlace passes. Call once, after iris_png_read_info.
@@ -89,6 +109,9 @@ typedef struct {
     int compression_level;
     /// 1 when each input pixel carries a fourth byte after R, G, B that must be dropped.
     int strip_filler;
+    /// An ICC profile to write as iCCP (`icc_profile_size` bytes), else NULL.
+    const uint8_t *icc_profile;
+    uint32_t icc_profile_size;
 } iris_png_write_params;
 
 typedef struct iris_png_writer iris_png_writer;

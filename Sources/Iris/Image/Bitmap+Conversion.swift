@@ -20,7 +20,7 @@ extension Bitmap {
                 }
             }
             if keepsStraight { out = out.markedStraight() }
-            return out
+            return out.keepingColorSpace(of: self)
         }
     }
 

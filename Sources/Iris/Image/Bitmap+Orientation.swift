@@ -38,7 +38,7 @@ extension Bitmap {
                 }
             }
             if straight { out = out.markedStraight() }
-            return out
+            return out.keepingColorSpace(of: self)
         }
     }
 }

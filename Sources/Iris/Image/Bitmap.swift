@@ -21,6 +21,9 @@ public struct Bitmap: Sendable {
     public internal(set) var isPremultiplied = true
     /// The bytes; shared between copies until one of them writes.
     private(set) var storage: BitmapStorage
+    /// The colour space a decoder (or whoever made the pixels) tagged them with; `nil` for an
+    /// untagged bitmap, which ``colorSpace`` reads as sRGB.
+    var taggedColorSpace: ColorSpace?
     #if canImport(CoreGraphics)
     /// The `CGImage` last made of these pixels (``cgImage``), shared by copies, so a view drawing
     /// the same pixels again hands Core Animation the same image (no new image, no new upload).

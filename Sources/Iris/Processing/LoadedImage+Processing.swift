@@ -19,7 +19,11 @@ extension LoadedImage {
         for processor in processors {
             if checkingCancellation, Task.isCancelled { return .failure(.cancelled) }
             do {
+                // Processors keep the meaning of the numbers: their output, untagged, keeps
+                // the input's colour space.
+                let input = image.bitmap
                 image = try processor.process(image)
+                image.bitmap = image.bitmap.keepingColorSpace(of: input)
             } catch {
                 return .failure(error)
             }

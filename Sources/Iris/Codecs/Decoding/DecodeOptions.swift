@@ -23,16 +23,22 @@ public struct DecodeOptions: Sendable, Hashable {
     /// (animation frames) or decoded by a decoder that cannot, the colour is premultiplied.
     /// Off by default: views, processors and the resampler expect premultiplied colour.
     public var keepsStraightAlpha = false
+    /// Convert an embedded profile's pixels to sRGB, or keep them as stored and tagged
+    /// (``Bitmap/colorSpace``); `nil` is the registry's ``ImageDecoderRegistry/colorManagement``
+    /// (``ColorManagement/platformDefault`` unless set). A decoder sees the choice made.
+    public var colorManagement: ColorManagement?
 
     /// Makes options.
     public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,
                 kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default,
-                allowsPartialData: Bool = false, animationBufferBytes: Int? = nil) {
+                allowsPartialData: Bool = false, animationBufferBytes: Int? = nil,
+                colorManagement: ColorManagement? = nil) {
         self.target = target
         self.appliesOrientation = appliesOrientation
         self.kernel = kernel
         self.limits = limits
         self.allowsPartialData = allowsPartialData
         self.animationBufferBytes = animationBufferBytes
+        self.colorManagement = colorManagement
     }
 }

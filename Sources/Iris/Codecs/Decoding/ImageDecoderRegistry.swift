@@ -7,6 +7,11 @@ public struct ImageDecoderRegistry: Sendable {
     /// Decode every image with ``DecodeOptions/keepsStraightAlpha`` set, whatever the options
     /// say: for a pipeline whose images are re-encoded rather than shown (`iris convert`).
     public var keepsStraightAlpha = false
+    /// What decodes do with embedded colour profiles when their options do not say
+    /// (``DecodeOptions/colorManagement`` `nil`), as a pipeline's decodes don't: a pipeline
+    /// configured with a registry set to ``ColorManagement/keepSource`` keeps every source's
+    /// colour space. ``ColorManagement/platformDefault`` unless set.
+    public var colorManagement: ColorManagement = .platformDefault
 
     /// Makes a registry of `decoders`.
     public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
@@ -68,7 +73,7 @@ public struct ImageDecoderRegistry: Sendable {
         if header.isAnimated, !options.allowsPartialData,
            let source = try decoder.animationSource(for: data, limits: options.limits),
            source.frameCount > 1 || (source.frameCount == 1 && header.frameCount == 1) {
-            return try decodeAnimation(source, header: header, options: options)
+            return try decodeAnimation(source, header: header, data: data, options: options)
         }
 
         let orientation = options.appliesOrientation ? header.orientation : .up
@@ -78,16 +83,28 @@ public struct ImageDecoderRegistry: Sendable {
         let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
         try options.limits.check(decodedBytes: overflow ? .max : bytes)
 
+        var options = options
+        let colorManagement = options.colorManagement ?? self.colorManagement
+        options.colorManagement = colorManagement
         var context = DecodeContext(header: header, outputSize: storedOutput, options: options)
         context.releaseConsumedInput = releasingInput
         var bitmap = try decoder.decode(data, context: context)
+        // Colour is converted at the output size, before orientation: the least work.
+        bitmap = colorManagement.apply(to: bitmap)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
                            orientation: header.orientation, isPreview: options.allowsPartialData)
     }
 
     /// Frame 0 of `source` at the target, and the lazy animation of all its frames.
-    private func decodeAnimation(_ source: any AnimationFrameSource, header: ImageHeader, options: DecodeOptions) throws(ImageError) -> LoadedImage {
+    private func decodeAnimation(_ source: any AnimationFrameSource, header: ImageHeader, data: Data,
+                                 options: DecodeOptions) throws(ImageError) -> LoadedImage {
+        var source = source
+        // Every frame in the file's declared colour space, converted or kept as asked.
+        if let space = EmbeddedColorSpace.ofAnimation(data, format: header.format), !space.isSRGB {
+            source = ColorManagedAnimationSource(base: source, colorSpace: space,
+                                                 management: options.colorManagement ?? colorManagement)
+        }
         let canvas = source.canvas
         try options.limits.check(width: canvas.width, height: canvas.height, format: header.format)
         let output = options.target?.outputSize(for: canvas) ?? canvas

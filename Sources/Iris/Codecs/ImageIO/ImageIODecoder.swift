@@ -7,7 +7,11 @@ import ImageIO
 ///
 /// Output is `bgra8` (premultiplied) for sources with alpha and `bgrx8` otherwise, drawn straight
 /// into the bitmap's storage: a `CGImage` made from it (``Bitmap/cgImage``) draws without
-/// converting.
+/// converting. With ``ColorManagement/keepSource`` (the default on Apple platforms) an RGB
+/// image is drawn in its own colour space and the bitmap tagged with its profile, so a Display
+/// P3 photo keeps its gamut on a P3 screen; otherwise it is drawn in sRGB. Eight bits a channel
+/// hold P3 and Adobe RGB without visible banding; a wider or HDR decode would need a deeper
+/// ``PixelFormat``, which ``Bitmap`` does not have.
 struct ImageIODecoder: ImageDecoding {
     /// What ImageIO reads on iOS 17 and macOS 14 and later (HEIC, AVIF and JPEG XL included).
     var formats: Set<ImageFormat> { [.jpeg, .png, .gif, .webp, .heic, .avif, .jpegXL, .tiff, .bmp] }
@@ -47,11 +51,15 @@ struct ImageIODecoder: ImageDecoding {
         guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
             throw .decodingFailed(format: format, reason: "ImageIO could not decode the image")
         }
+        // Drawn in the image's own space when it is kept (Display P3 stays P3), else in sRGB.
+        let (space, tag) = ColorSpace.drawingSpace(for: image.colorSpace,
+                                                   management: context.options.colorManagement ?? .platformDefault)
         // Rows 64-byte aligned, as Core Animation needs to draw the image without copying it.
-        guard let bitmap = Bitmap.drawing(image, width: context.outputSize.width, height: context.outputSize.height,
-                                          opaque: !context.header.hasAlpha, rowAlignment: 64) else {
+        guard var bitmap = Bitmap.drawing(image, width: context.outputSize.width, height: context.outputSize.height,
+                                          opaque: !context.header.hasAlpha, rowAlignment: 64, space: space) else {
             throw .decodingFailed(format: format, reason: "could not create a bitmap context")
         }
+        bitmap.colorSpace = tag
         return bitmap
     }
 }

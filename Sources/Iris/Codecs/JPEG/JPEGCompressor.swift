@@ -21,6 +21,17 @@ final class JPEGCompressor {
 
     deinit { iris_jpeg_encoder_destroy(handle) }
 
+    /// Writes `profile` as APP2 `ICC_PROFILE` segments; call before the first row.
+    func write(profile: ICCProfile) throws(ImageError) {
+        guard profile.data.count <= 255 * 65_519 else {
+            throw .encodingFailed(format: .jpeg, reason: "the \(profile.data.count)-byte ICC profile is over JPEG's 16 MB for a profile")
+        }
+        let status = profile.data.withUnsafeBytes { bytes in
+            iris_jpeg_encoder_write_icc_profile(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count))
+        }
+        try check(status)
+    }
+
     /// Compresses `count` rows from `rows`, `stride` bytes apart.
     func write(rows: UnsafeRawBufferPointer, stride: Int, count: Int) throws(ImageError) {
         guard count > 0 else { return }

@@ -14,6 +14,10 @@ import Foundation
 /// A progressive file with more than ``defaultMaxScans`` scans is rejected (each scan walks
 /// the whole image, so endless scans are a decompression bomb), and libjpeg's working memory is
 /// capped by `context.options.limits.maxPixels`.
+///
+/// An embedded ICC profile (APP2 `ICC_PROFILE` segments, read by libjpeg-turbo) tags RGB and
+/// grey output when its model fits; CMYK and YCCK with a CMYK profile are converted through it
+/// to sRGB (Little CMS, row by row at the DCT-scaled size), without one the naive way.
 struct JPEGDecoder: ImageDecoding {
     /// The most scans a progressive JPEG may have (real files have about 10).
     static let defaultMaxScans = 1_000
@@ -49,6 +53,8 @@ struct JPEGDecoder: ImageDecoding {
             let header = try decompressor.readHeader()
             try limits.check(width: header.size.width, height: header.size.height, format: .jpeg)
             let layout = try Layout(header)
+            let profile = try decompressor.iccProfile()
+            let cmykProfile = Self.cmykProfileConverter(profile, inverted: layout.cmykInverted)
             let scale = Self.dctScale(source: header.size, output: output)
             let (scaled, bytesPerPixel) = try decompressor.start(scale: scale, colorSpace: layout.libjpegOutput)
             guard bytesPerPixel == layout.pixelFormat.bytesPerPixel else {
@@ -59,6 +65,8 @@ struct JPEGDecoder: ImageDecoding {
             let batch = UnsafeMutableRawBufferPointer.allocate(byteCount: stride * Self.rowBatch, alignment: 16)
             defer { batch.deallocate() }
             batch.initializeMemory(as: UInt8.self, repeating: 0)
+            let convertedRow = UnsafeMutableRawBufferPointer.allocate(byteCount: cmykProfile == nil ? 0 : stride, alignment: 16)
+            defer { convertedRow.deallocate() }
             var rowsDone = 0
             while rowsDone < scaled.height {
                 let count = try decompressor.readRows(into: batch, stride: stride, maxRows: Self.rowBatch,
@@ -68,6 +76,11 @@ struct JPEGDecoder: ImageDecoding {
                 }
                 for index in 0..<count {
                     let row = UnsafeMutableRawBufferPointer(rebasing: batch[(index * stride)..<((index + 1) * stride)])
+                    if let cmykProfile {
+                        cmykProfile.convert(UnsafeRawBufferPointer(row), into: convertedRow, pixelCount: scaled.width)
+                        sink.append(row: UnsafeRawBufferPointer(convertedRow))
+                        continue
+                    }
                     if let inverted = layout.cmykInverted {
                         JPEGCMYK.cmykToRGBX(row, pixelCount: scaled.width, inverted: inverted)
                     }
@@ -75,8 +88,26 @@ struct JPEGDecoder: ImageDecoding {
                 }
                 rowsDone += count
             }
-            return sink.finish()
+            var bitmap = sink.finish()
+            // CMYK came out as sRGB (through its profile or the naive way); RGB and grey keep
+            // the profile that matches them.
+            if let profile, layout.cmykInverted == nil,
+               profile.colorModel == (layout.pixelFormat == .gray8 ? .gray : .rgb) {
+                bitmap.colorSpace = .icc(profile)
+            }
+            return bitmap
         }
+    }
+
+    /// Little CMS's conversion of CMYK samples through the file's CMYK profile, where Little CMS
+    /// can be imported; `nil` for other files, which use ``JPEGCMYK``.
+    private static func cmykProfileConverter(_ profile: ICCProfile?, inverted: Bool?) -> CMYKProfileConverter? {
+        #if canImport(CLCMS2)
+        guard let profile, let inverted else { return nil }
+        return CMYKProfileConverter(profile: profile, inverted: inverted)
+        #else
+        return nil
+        #endif
     }
 
     /// Runs `body` with a decompressor over `data`, which stays alive for the call.

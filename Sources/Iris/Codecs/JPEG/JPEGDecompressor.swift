@@ -1,5 +1,6 @@
 #if canImport(CJPEG)
 import CIrisShims
+import Foundation
 
 /// One libjpeg decompression over bytes that must outlive it; a thin owner of the C shim's
 /// context that turns its status codes into ``ImageError``s.
@@ -38,6 +39,17 @@ final class JPEGDecompressor {
         return Header(size: PixelSize(width: Int(header.width), height: Int(header.height)),
                       components: Int(header.num_components), colorSpace: header.color_space,
                       sawAdobeMarker: header.saw_adobe_marker != 0, isProgressive: header.progressive != 0)
+    }
+
+    /// The embedded ICC profile (APP2 segments), after ``readHeader()``; `nil` when there is
+    /// none or its bytes are not an ICC profile.
+    func iccProfile() throws(ImageError) -> ICCProfile? {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size: UInt32 = 0
+        try check(iris_jpeg_decoder_icc_profile(handle, &bytes, &size))
+        guard let bytes else { return nil }
+        defer { iris_jpeg_free(bytes) }
+        return ICCProfile(data: Data(bytes: bytes, count: Int(size)))
     }
 
     /// Starts decoding at `scale`/8 into `colorSpace` (`IRIS_JPEG_CS_GRAY`, `_RGBX`, `_CMYK`);

@@ -8,7 +8,8 @@ import Foundation
 /// `gray8` bitmaps greyscale ones. JPEG has no alpha: a bitmap's alpha is dropped, which composites it over black (its colour is
 /// premultiplied). Quality is ``EncodeOptions/quality`` (clamped to 1–100);
 /// ``EncodeOptions/progressive`` writes libjpeg's standard progressive scans. Chroma is
-/// subsampled 4:2:0 below quality 90 and kept at full resolution (4:4:4) from 90 up.
+/// subsampled 4:2:0 below quality 90 and kept at full resolution (4:4:4) from 90 up. The
+/// bitmap's ICC profile (``Bitmap/embeddableICCProfile``) is written as APP2 segments.
 struct JPEGEncoder: ImageEncoding {
     /// Quality from which chroma is not subsampled.
     static let fullChromaQuality = 90
@@ -25,6 +26,7 @@ struct JPEGEncoder: ImageEncoding {
         settings.input_color_space = grey ? IRIS_JPEG_CS_GRAY : IRIS_JPEG_CS_RGBX
         settings.jpeg_color_space = grey ? IRIS_JPEG_CS_GRAY : IRIS_JPEG_CS_YCBCR
         let compressor = try JPEGCompressor(options: settings)
+        if let profile = bitmap.embeddableICCProfile { try compressor.write(profile: profile) }
         // rgba8 rows go in as RGBX: libjpeg ignores the fourth byte.
         try bitmap.withUnsafeBytes { bytes throws(ImageError) in
             try compressor.write(rows: bytes, stride: bitmap.bytesPerRow, count: bitmap.height)

@@ -12,8 +12,9 @@ import Foundation
 /// are scaled to 8 bits with rounding (`round(v × 255 / 65535)`); 1-, 2- and 4-bit grey is
 /// scaled up to the full 0–255 range.
 ///
-/// Colour management is not applied: gAMA, cHRM, sRGB and iCCP are ignored and samples are
-/// passed through as stored, which is what the sRGB-encoded PNGs of the web expect.
+/// The bitmap is tagged with what the colour chunks say (``PNGColorChunks``): an `iCCP`
+/// profile, else sRGB for an `sRGB` chunk, else the space of `gAMA`/`cHRM` when it is not about
+/// sRGB; samples are passed through as stored (the registry converts them if asked).
 ///
 /// Non-interlaced images are streamed: rows are read a small batch at a time and pushed into
 /// the ``RowSink`` for `context.outputSize`, so the full-resolution image is never held in memory.
@@ -75,10 +76,13 @@ struct PNGDecoder: ImageDecoding {
             }
             // Straight alpha (as libpng delivers it) when asked for and nothing is resampled.
             let keepsStraight = layout.format == .rgba8 && context.options.keepsStraightAlpha && output == source
-            let bitmap = passes > 1
+            let colorSpace = PNGColorChunks(try reader.color()).colorSpace(for: layout.format)
+            var bitmap = passes > 1
                 ? try Self.decodeInterlaced(reader, source: source, layout: layout, premultiplies: !keepsStraight, context: context)
                 : try Self.decodeStreaming(reader, source: source, layout: layout, premultiplies: !keepsStraight, context: context)
-            return keepsStraight ? bitmap.markedStraight() : bitmap
+            if keepsStraight { bitmap = bitmap.markedStraight() }
+            if let colorSpace { bitmap.colorSpace = colorSpace }
+            return bitmap
         }
     }
 

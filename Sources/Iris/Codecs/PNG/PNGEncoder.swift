@@ -6,7 +6,7 @@ import Foundation
 /// straight alpha, ``Bitmap/isPremultiplied`` false, is written as it is),
 /// ``PixelFormat/rgbx8`` as RGB, ``PixelFormat/gray8`` as grey; `bgra8` and `bgrx8` are
 /// converted to their RGB-order counterparts first. Lossless, so ``EncodeOptions`` quality is
-/// ignored.
+/// ignored. The bitmap's ICC profile (``Bitmap/embeddableICCProfile``) is written as `iCCP`.
 struct PNGEncoder: ImageEncoding {
     /// zlib compression level, 0 (fastest) to 9 (smallest).
     var compressionLevel: Int
@@ -31,7 +31,8 @@ struct PNGEncoder: ImageEncoding {
         case .rgba8, .bgra8: .rgba
         }
         let session = try PNGWriteSession(width: bitmap.width, height: bitmap.height, colorType: colorType, bitDepth: 8,
-                                          compressionLevel: compressionLevel, stripFiller: bitmap.format == .rgbx8)
+                                          compressionLevel: compressionLevel, stripFiller: bitmap.format == .rgbx8,
+                                          iccProfile: bitmap.embeddableICCProfile)
         let result: Result<Void, ImageError> = bitmap.withUnsafeBytes { pixels in
             do throws(ImageError) {
                 if bitmap.format.hasAlpha && bitmap.isPremultiplied {

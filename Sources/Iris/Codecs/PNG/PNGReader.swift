@@ -42,6 +42,13 @@ final class PNGReader {
         return info
     }
 
+    /// What the colour chunks (iCCP, sRGB, gAMA, cHRM) say, after ``readInfo()``.
+    func color() throws(ImageError) -> iris_png_color {
+        var color = iris_png_color()
+        try check(iris_png_get_color(handle, &color))
+        return color
+    }
+
     /// Sets the transforms for `output`; returns the bytes of one output row and the number of
     /// interlace passes (1, or 7 for Adam7).
     func setOutput(_ output: IrisPNGOutput) throws(ImageError) -> (rowBytes: Int, passes: Int) {

@@ -9,11 +9,11 @@ final class PNGWriteSession {
     private let inputRowBytes: Int
     private let height: Int
 
-    /// Starts a PNG: signature, IHDR, PLTE, tRNS. With `stripFiller` (8-bit RGB only) each input
+    /// Starts a PNG: signature, IHDR, iCCP (when `iccProfile` is given), PLTE, tRNS. With `stripFiller` (8-bit RGB only) each input
     /// pixel has a fourth byte that is dropped.
     init(width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, palette: [PNGWriter.PaletteEntry] = [],
          trns: PNGTransparency? = nil, interlaced: Bool = false, compressionLevel: Int = -1,
-         stripFiller: Bool = false) throws(ImageError) {
+         stripFiller: Bool = false, iccProfile: ICCProfile? = nil) throws(ImageError) {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .encodingFailed(format: .png, reason: "cannot write a \(width)×\(height) image")
         }
@@ -58,13 +58,18 @@ final class PNGWriteSession {
         case nil:
             break
         }
+        let profileBytes = [UInt8](iccProfile?.data ?? Data())
         let status = paletteBytes.withUnsafeBufferPointer { paletteBuffer in
             alphas.withUnsafeBufferPointer { alphaBuffer in
-                params.palette = paletteBuffer.isEmpty ? nil : paletteBuffer.baseAddress
-                params.palette_count = Int32(palette.count)
-                params.trns_alpha = alphaBuffer.isEmpty ? nil : alphaBuffer.baseAddress
-                params.trns_alpha_count = Int32(alphaBuffer.count)
-                return iris_png_write_begin(handle, &params)
+                profileBytes.withUnsafeBufferPointer { profileBuffer in
+                    params.palette = paletteBuffer.isEmpty ? nil : paletteBuffer.baseAddress
+                    params.palette_count = Int32(palette.count)
+                    params.trns_alpha = alphaBuffer.isEmpty ? nil : alphaBuffer.baseAddress
+                    params.trns_alpha_count = Int32(alphaBuffer.count)
+                    params.icc_profile = profileBuffer.isEmpty ? nil : profileBuffer.baseAddress
+                    params.icc_profile_size = UInt32(clamping: profileBuffer.count)
+                    return iris_png_write_begin(handle, &params)
+                }
             }
         }
         try check(status)

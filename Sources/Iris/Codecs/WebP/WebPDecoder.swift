@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Output is premultiplied ``PixelFormat/rgba8`` when the image has alpha (straight, as stored,
 /// for a still image decoded at its stored size with ``DecodeOptions/keepsStraightAlpha``),
-/// ``PixelFormat/rgbx8`` otherwise.
+/// ``PixelFormat/rgbx8`` otherwise, tagged with the `ICCP` chunk's profile when there is one.
 struct WebPDecoder: ImageDecoding {
     /// Makes a decoder.
     init() {}
@@ -57,14 +57,18 @@ struct WebPDecoder: ImageDecoding {
         guard output.width > 0, output.height > 0 else {
             throw .decodingFailed(format: .webp, reason: "the requested output size \(output) is empty")
         }
-        if features.has_animation != 0 {
-            return try WebPAnimationReader.firstFrame(of: data, context: context)
-        }
         let source = PixelSize(width: Int(features.width), height: Int(features.height))
-        let keepsStraight = features.has_alpha != 0 && context.options.keepsStraightAlpha && output == source
-        let bitmap = try Self.decodeStill(data, hasAlpha: features.has_alpha != 0, straight: keepsStraight,
-                                          source: source, output: output)
-        return keepsStraight ? bitmap.markedStraight() : bitmap
+        let keepsStraight = features.has_animation == 0 && features.has_alpha != 0 && context.options.keepsStraightAlpha
+            && output == source
+        var bitmap = features.has_animation != 0
+            ? try WebPAnimationReader.firstFrame(of: data, context: context)
+            : try Self.decodeStill(data, hasAlpha: features.has_alpha != 0, straight: keepsStraight, source: source, output: output)
+        if keepsStraight { bitmap = bitmap.markedStraight() }
+        // The ICCP chunk's profile tags the pixels (the registry converts them if asked).
+        if let profile = WebPICCProfile.profile(in: data), profile.colorModel == .rgb {
+            bitmap.colorSpace = .icc(profile)
+        }
+        return bitmap
     }
 
     // MARK: - Still images

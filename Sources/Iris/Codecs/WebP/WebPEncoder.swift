@@ -9,7 +9,8 @@ import Foundation
 /// Premultiplied colour is unpremultiplied first (straight alpha is written as it is); BGR-order bitmaps go to libwebp's BGRA entry
 /// points as they are. An opaque bitmap (``PixelFormat/rgbx8``, ``PixelFormat/bgrx8``,
 /// ``PixelFormat/gray8``) is written without an alpha plane: libwebp drops an alpha that is
-/// 255 everywhere. WebP is at most 16,383 pixels on a side.
+/// 255 everywhere. WebP is at most 16,383 pixels on a side. The bitmap's ICC profile
+/// (``Bitmap/embeddableICCProfile``) is written as an `ICCP` chunk.
 struct WebPEncoder: ImageEncoding {
     /// The largest width or height WebP can store.
     static let maxDimension = 16383
@@ -55,7 +56,9 @@ struct WebPEncoder: ImageEncoding {
             throw .encodingFailed(format: .webp, reason: "libwebp could not encode \(bitmap.size)")
         }
         defer { WebPFree(output) }
-        return Data(bytes: output, count: size)
+        let encoded = Data(bytes: output, count: size)
+        guard let profile = bitmap.embeddableICCProfile else { return encoded }
+        return try WebPICCProfile.embedding(profile, in: encoded)
     }
 }
 #endif

@@ -12,9 +12,12 @@ extension Bitmap {
     /// The same pixels give the same `CGImage` (it is kept with the bitmap and its copies until
     /// one of them writes), so a view that draws them again (a SwiftUI body evaluated again,
     /// `phase.image`) hands Core Animation the image it already has.
+    ///
+    /// The image is in the bitmap's ``colorSpace`` (its ICC profile's, such as Display P3, or
+    /// sRGB), so a colour-managed display shows the numbers as they were meant.
     public var cgImage: CGImage? {
         guard width > 0, height > 0 else { return nil }
-        return cgImageMemo.image(for: storage) { makeCGImage() }
+        return cgImageMemo.image(for: storage, in: colorSpace) { makeCGImage() }
     }
 
     private func makeCGImage() -> CGImage? {
@@ -28,7 +31,9 @@ extension Bitmap {
             RetainedBytes.release(context: bytes.context)
             return nil
         }
-        let (space, info) = format.coreGraphicsLayout
+        let (layoutSpace, info) = format.coreGraphicsLayout
+        // Grey stays device grey unless a grey profile says otherwise; colour takes its space.
+        let space = format == .gray8 && colorSpace.iccProfile?.colorModel != .gray ? layoutSpace : colorSpace.cgColorSpace
         return CGImage(width: width, height: height, bitsPerComponent: 8, bitsPerPixel: format.bytesPerPixel * 8,
                        bytesPerRow: bytesPerRow, space: space, bitmapInfo: info, provider: provider,
                        decode: nil, shouldInterpolate: true, intent: .defaultIntent)
@@ -37,16 +42,17 @@ extension Bitmap {
 
 /// The `CGImage` made of a bitmap's storage, kept while the bitmap (or a copy) lives. The image
 /// retains the storage it reads, so the storage cannot go away (and its identity cannot be
-/// reused) while it is kept here; a bitmap that wrote has new storage and gets a new image.
+/// reused) while it is kept here; a bitmap that wrote has new storage and gets a new image, and
+/// a copy given another colour space label gets one in that space.
 final class CGImageMemo: Sendable {
-    private let kept = LockedState<(storage: ObjectIdentifier, image: CGImage)?>(nil)
+    private let kept = LockedState<(storage: ObjectIdentifier, space: ColorSpace, image: CGImage)?>(nil)
 
-    /// The image kept for `storage`, else the one `make` makes (then kept).
-    func image(for storage: BitmapStorage, make: () -> CGImage?) -> CGImage? {
+    /// The image kept for `storage` in `space`, else the one `make` makes (then kept).
+    func image(for storage: BitmapStorage, in space: ColorSpace, make: () -> CGImage?) -> CGImage? {
         let identity = ObjectIdentifier(storage)
-        if let kept = kept.withLock({ $0 }), kept.storage == identity { return kept.image }
+        if let kept = kept.withLock({ $0 }), kept.storage == identity, kept.space == space { return kept.image }
         guard let image = make() else { return nil }
-        kept.withLock { $0 = (identity, image) }
+        kept.withLock { $0 = (identity, space, image) }
         return image
     }
 }
@@ -56,14 +62,17 @@ extension Bitmap {
     /// in Core Animation's own layout: BGRA, premultiplied, 32-bit little-endian (`.bgra8`, or
     /// `.bgrx8` when `opaque`). The drawing context is always premultipliedFirst, so the fourth
     /// byte is written as alpha: for an opaque image that covers every pixel it is 255, which is
-    /// what `.bgrx8` promises. `nil` when no context can be made.
-    static func drawing(_ image: CGImage, width: Int, height: Int, opaque: Bool, rowAlignment: Int) -> Bitmap? {
+    /// what `.bgrx8` promises. The image is colour-matched into `space` (sRGB unless given;
+    /// see ``ColorSpace/drawingSpace(for:management:)``), which the caller tags the bitmap with.
+    /// `nil` when no context can be made.
+    static func drawing(_ image: CGImage, width: Int, height: Int, opaque: Bool, rowAlignment: Int,
+                        space: CGColorSpace? = nil) -> Bitmap? {
         var bitmap = Bitmap(width: width, height: height, format: opaque ? .bgrx8 : .bgra8, rowAlignment: rowAlignment)
         let stride = bitmap.bytesPerRow
         let drawn: Bool = bitmap.withUnsafeMutableBytes { raw in
             guard let context = CGContext(data: raw.baseAddress, width: width, height: height,
                                           bitsPerComponent: 8, bytesPerRow: stride,
-                                          space: CGColorSpaceCreateDeviceRGB(),
+                                          space: space ?? ColorSpace.sRGB.cgColorSpace,
                                           bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
                                               | CGBitmapInfo.byteOrder32Little.rawValue) else { return false }
             context.interpolationQuality = .high
