@@ -37,10 +37,22 @@ public enum ColorSpace: Sendable, Hashable, CustomStringConvertible {
 extension Bitmap {
     /// The ICC profile an encoder writes with these pixels: the ``ColorSpace/icc(_:)``
     /// profile when its colour model fits the layout (grey for ``PixelFormat/gray8``, RGB for
-    /// the others); `nil` for sRGB and untagged bitmaps, which are written untagged (sRGB is
-    /// what every viewer assumes of an image without a profile).
+    /// the others), or for a ``ColorSpace/calibrated(_:)`` colour bitmap one Little CMS builds
+    /// from the chunks (where it can be imported); `nil` for sRGB and untagged bitmaps, which
+    /// are written untagged (sRGB is what every viewer assumes of an image without a profile).
     public var embeddableICCProfile: ICCProfile? {
-        guard let profile = colorSpace.iccProfile else { return nil }
-        return profile.colorModel == (format == .gray8 ? .gray : .rgb) ? profile : nil
+        switch colorSpace {
+        case .sRGB:
+            return nil
+        case .icc(let profile):
+            return profile.colorModel == (format == .gray8 ? .gray : .rgb) ? profile : nil
+        case .calibrated(let calibration):
+            #if canImport(CLCMS2)
+            return format == .gray8 ? nil : calibration.iccProfile
+            #else
+            _ = calibration
+            return nil
+            #endif
+        }
     }
 }

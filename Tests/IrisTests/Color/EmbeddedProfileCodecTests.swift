@@ -75,6 +75,24 @@ struct EmbeddedProfileCodecTests {
     }
 }
 
+extension EmbeddedProfileCodecTests {
+    @Test("Pixels kept in a PNG's gAMA space are written with an ICC profile that means the same",
+          arguments: ColorReference.formats)
+    func calibratedWrittenAsICC(format: ImageFormat) throws {
+        let plain = try ColorReference.encoder(.png).encode(ColorReference.photo(width: 48, height: 32), options: ColorReference.options)
+        let mac = PNGChunks.inserting(gamma: 55_556, into: plain)
+        let kept = try ColorReference.decode(mac, .keepSource)
+        let written = try ColorReference.encoder(format).encode(kept, options: ColorReference.options)
+        let reread = try ColorReference.decode(written, .keepSource)
+        #expect(reread.colorSpace.iccProfile != nil, "\(format): written without a profile")
+        // What the output codec alone loses (JPEG is lossy), plus a level.
+        let codecError = ColorReference.meanError(reread, kept)
+        let error = ColorReference.meanError(try ColorReference.decode(written, .convertToSRGB),
+                                             try ColorReference.decode(mac, .convertToSRGB))
+        #expect(error <= codecError + 1, "\(format): mean error \(error), the codec alone \(codecError)")
+    }
+}
+
 /// PNG chunks written byte by byte (PNG 3rd edition, 5.3): length, type, data, CRC-32.
 enum PNGChunks {
     /// `png` with a gAMA chunk (`gamma` × 100000) right after IHDR.
