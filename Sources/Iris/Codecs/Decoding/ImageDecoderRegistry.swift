@@ -65,6 +65,7 @@ public struct ImageDecoderRegistry: Sendable {
     private func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?) throws(ImageError) -> LoadedImage {
         var options = options
         options.keepsStraightAlpha = options.keepsStraightAlpha || keepsStraightAlpha
+        options.colorManagement = options.colorManagement ?? colorManagement
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
         try options.limits.check(width: header.width, height: header.height, format: header.format)
         try options.limits.check(frames: header.frameCount)
@@ -83,14 +84,11 @@ public struct ImageDecoderRegistry: Sendable {
         let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
         try options.limits.check(decodedBytes: overflow ? .max : bytes)
 
-        var options = options
-        let colorManagement = options.colorManagement ?? self.colorManagement
-        options.colorManagement = colorManagement
         var context = DecodeContext(header: header, outputSize: storedOutput, options: options)
         context.releaseConsumedInput = releasingInput
         var bitmap = try decoder.decode(data, context: context)
         // Colour is converted at the output size, before orientation: the least work.
-        bitmap = colorManagement.apply(to: bitmap)
+        bitmap = (options.colorManagement ?? colorManagement).apply(to: bitmap)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
                            orientation: header.orientation, isPreview: options.allowsPartialData)

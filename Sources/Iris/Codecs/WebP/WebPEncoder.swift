@@ -39,10 +39,11 @@ struct WebPEncoder: ImageEncoding {
         }
         let blueFirst = straight.format.isBlueFirst
         if options.lossless {
-            return try straight.withUnsafeBytes { bytes throws(ImageError) in
+            let encoded = try straight.withUnsafeBytes { bytes throws(ImageError) in
                 try WebPLosslessWriter.encode(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), width: straight.width,
                                               height: straight.height, stride: straight.bytesPerRow, blueFirst: blueFirst)
             }
+            return try Self.embeddingProfile(of: bitmap, in: encoded)
         }
         let quality = Float(min(max(options.quality, 0), 100))
         var output: UnsafeMutablePointer<UInt8>?
@@ -56,7 +57,11 @@ struct WebPEncoder: ImageEncoding {
             throw .encodingFailed(format: .webp, reason: "libwebp could not encode \(bitmap.size)")
         }
         defer { WebPFree(output) }
-        let encoded = Data(bytes: output, count: size)
+        return try Self.embeddingProfile(of: bitmap, in: Data(bytes: output, count: size))
+    }
+
+    /// `encoded` with `bitmap`'s profile in an `ICCP` chunk, when it has one to embed.
+    private static func embeddingProfile(of bitmap: Bitmap, in encoded: Data) throws(ImageError) -> Data {
         guard let profile = bitmap.embeddableICCProfile else { return encoded }
         return try WebPICCProfile.embedding(profile, in: encoded)
     }
