@@ -11,7 +11,7 @@ import FoundationNetworking
 //           ⊂ ProcessKey (+ processors: the process stage, ImageRequestIdentity)
 //     ImageCacheKey = ProcessKey without the cache policy (the memory cache)
 //
-// `RequestKeys(for:cacheKeyFilter:)` derives all of them once per request; nothing else builds a key.
+// `RequestKeys(for:cacheKeyFilter:)` derives them from one request; nothing else builds a key.
 
 /// Identifies a source's original data: the disk cache's key.
 struct DataKey: Hashable, Sendable {
@@ -81,16 +81,22 @@ public struct ImageRequestIdentity: Hashable, Sendable {
     let key: ProcessKey
 }
 
-/// Every key of one request, derived once.
+/// Every key of one request. The memory cache's key is derived first, on its own (a memory hit
+/// needs nothing else); each stage's key is made from it when that stage is subscribed to.
 package struct RequestKeys: Sendable {
-    /// The process stage's key, holding the decode, fetch and data keys.
-    let process: ProcessKey
     /// The memory cache's key.
     package let image: ImageCacheKey
-    /// The keys nested in ``process``, kept at hand.
-    let decode: DecodeKey
-    let fetch: FetchKey
-    let data: DataKey
+    /// The request's cache policy, part of every stage's key.
+    let cachePolicy: ImageRequest.CachePolicy
+
+    /// The disk cache's key.
+    var data: DataKey { DataKey(string: image.dataKey) }
+    /// The fetch stage's key.
+    var fetch: FetchKey { FetchKey(data: data, cachePolicy: cachePolicy) }
+    /// The decode stage's key.
+    var decode: DecodeKey { DecodeKey(fetch: fetch, target: image.target, skipsOrientation: image.skipsOrientation) }
+    /// The process stage's key.
+    var process: ProcessKey { ProcessKey(decode: decode, processors: image.processors) }
     /// What the request shows (see ``ImageRequestIdentity``).
     package var identity: ImageRequestIdentity { ImageRequestIdentity(key: process) }
 
@@ -98,14 +104,10 @@ package struct RequestKeys: Sendable {
     /// when set, else `cacheKeyFilter` applied to a URL source's URL, else the URL, file path or
     /// data id); the stages' keys add what each stage does.
     init(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) {
-        let data = DataKey(string: Self.dataKeyString(for: request, cacheKeyFilter: cacheKeyFilter))
-        let target = request.decodeTarget, skipsOrientation = request.options.skipsOrientation
-        let processors = request.processors.map(\.identifier)
-        self.data = data
-        fetch = FetchKey(data: data, cachePolicy: request.cachePolicy)
-        decode = DecodeKey(fetch: fetch, target: target, skipsOrientation: skipsOrientation)
-        process = ProcessKey(decode: decode, processors: processors)
-        image = ImageCacheKey(dataKey: data.string, target: target, skipsOrientation: skipsOrientation, processors: processors)
+        image = ImageCacheKey(dataKey: Self.dataKeyString(for: request, cacheKeyFilter: cacheKeyFilter),
+                              target: request.decodeTarget, skipsOrientation: request.options.skipsOrientation,
+                              processors: request.processors.map(\.identifier))
+        cachePolicy = request.cachePolicy
     }
 
     private static func dataKeyString(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> String {
