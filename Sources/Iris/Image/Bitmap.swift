@@ -23,7 +23,13 @@ public struct Bitmap: Sendable {
     private(set) var storage: BitmapStorage
     /// The colour space a decoder (or whoever made the pixels) tagged them with; `nil` for an
     /// untagged bitmap, which ``colorSpace`` reads as sRGB.
-    var taggedColorSpace: ColorSpace?
+    var taggedColorSpace: ColorSpace? {
+        get { colorSpaceBox?.value }
+        set { colorSpaceBox = newValue.map(ColorSpaceBox.init) }
+    }
+    /// ``taggedColorSpace`` behind one reference: a bitmap is copied on every hand-over (cache
+    /// hits, frames), and an inline profile would make each copy walk its fields.
+    private var colorSpaceBox: ColorSpaceBox?
     #if canImport(CoreGraphics)
     /// The `CGImage` last made of these pixels (``cgImage``), shared by copies, so a view drawing
     /// the same pixels again hands Core Animation the same image (no new image, no new upload).
@@ -147,4 +153,10 @@ public struct Bitmap: Sendable {
             p[offset + 3] = format.hasAlpha ? value.a : 255
         }
     }
+}
+
+/// A colour space held by reference (see ``Bitmap/taggedColorSpace``).
+private final class ColorSpaceBox: Sendable {
+    let value: ColorSpace
+    init(_ value: ColorSpace) { self.value = value }
 }
