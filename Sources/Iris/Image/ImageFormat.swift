@@ -9,29 +9,25 @@
 /// and JPEG XL where their libraries are installed; on Apple platforms whatever ImageIO decodes.
 /// The others are recognised so that an error can say what a file is rather than "unknown".
 public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    /// The identifier: "jpeg", "png", "heic".
+    /// The identifier: "jpeg", "png", "heic". The only stored field: a format is copied with
+    /// every image, so it stays one string (its name and extension are looked up).
     public let rawValue: String
-    /// A readable name: "JPEG", "HEIC", "HTML".
-    public let description: String
-    /// The usual file extension (without a dot).
-    public let fileExtension: String?
 
     /// A format identified by `identifier`, shown as `name`, written with `fileExtension`.
     public init(_ identifier: String, name: String, fileExtension: String? = nil) {
         rawValue = identifier
-        description = name
-        self.fileExtension = fileExtension
+        ImageFormatNames.register(identifier, name: name, fileExtension: fileExtension)
     }
 
-    /// The well-known format with `rawValue` as identifier, or a new one named after it.
-    public init(rawValue: String) {
-        self = Self.wellKnown.first { $0.rawValue == rawValue } ?? ImageFormat(rawValue, name: rawValue)
-    }
+    /// The format identified by `rawValue`: a well-known one, one made with
+    /// ``init(_:name:fileExtension:)``, or a new one named after its identifier.
+    public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Whether the identifiers are equal.
-    public static func == (lhs: ImageFormat, rhs: ImageFormat) -> Bool { lhs.rawValue == rhs.rawValue }
-    /// Hashes the identifier.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    /// A readable name: "JPEG", "HEIC", "HTML".
+    public var description: String { ImageFormatNames.names(of: rawValue)?.name ?? rawValue }
+
+    /// The usual file extension (without a dot).
+    public var fileExtension: String? { ImageFormatNames.names(of: rawValue)?.fileExtension }
 
     /// JPEG (also progressive).
     public static let jpeg = ImageFormat("jpeg", name: "JPEG", fileExtension: "jpg")
@@ -69,4 +65,29 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
 
     /// Whether the platform's decoders (``ImageDecoderRegistry/standard``) read this format.
     public var isDecodable: Bool { ImageDecoderRegistry.standard.decoder(for: self) != nil }
+}
+
+/// The names and file extensions of formats, by identifier: the well-known ones, and those made
+/// with ``ImageFormat/init(_:name:fileExtension:)``.
+private enum ImageFormatNames {
+    typealias Names = (name: String, fileExtension: String?)
+
+    private static let wellKnown: [String: Names] = [
+        "jpeg": ("JPEG", "jpg"), "png": ("PNG", "png"), "gif": ("GIF", "gif"), "webp": ("WebP", "webp"),
+        "heic": ("HEIC", "heic"), "avif": ("AVIF", "avif"), "jpegXL": ("JPEG XL", "jxl"), "bmp": ("BMP", "bmp"),
+        "tiff": ("TIFF", "tiff"), "svg": ("SVG", "svg"), "pdf": ("PDF", "pdf"), "html": ("HTML", nil),
+        "json": ("JSON", nil), "unknown": ("unknown", nil),
+    ]
+    private static let registered = LockedState<[String: Names]>([:])
+
+    static func register(_ identifier: String, name: String, fileExtension: String?) {
+        guard wellKnown[identifier] == nil else { return }
+        registered.withLock { names in
+            if names[identifier] == nil { names[identifier] = (name, fileExtension) }   // the first one made names it
+        }
+    }
+
+    static func names(of identifier: String) -> Names? {
+        wellKnown[identifier] ?? registered.withLock { $0[identifier] }
+    }
 }

@@ -189,10 +189,11 @@ struct CodecPlugInTests {
         #expect(loaded.bitmap.rgba(x: 15, y: 0).r == 255 && loaded.bitmap.rgba(x: 0, y: 0).r == 0)
     }
 
-    @Test("formats are open values: equal by identifier, well-known ones found by raw value")
+    @Test("formats are open values: equal by identifier, named by the first one made with that identifier")
     func openFormats() {
         #expect(ImageFormat(rawValue: "heic") == .heic && ImageFormat(rawValue: "heic").description == "HEIC")
-        #expect(ImageFormat(rawValue: "grey") == .grey && ImageFormat(rawValue: "grey").description == "grey")
+        #expect(ImageFormat(rawValue: "grey") == .grey && ImageFormat(rawValue: "grey").description == "Grey")
+        #expect(ImageFormat(rawValue: "never-made").description == "never-made")
         #expect(ImageFormat.jpeg.fileExtension == "jpg" && ImageFormat.grey.fileExtension == "grey")
         #expect(Set([ImageFormat.grey, ImageFormat("grey", name: "Other name")]).count == 1)
     }
