@@ -33,6 +33,11 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // libavif's and libjxl's pkg-config files add -D flags SwiftPM refuses (with a warning);
+        // their headers are on the standard include path, so they are found without it.
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp.
         .target(
             name: "CIrisShims",
@@ -48,6 +53,9 @@ let package = Package(
                 .target(name: "CPNG", condition: linuxOnly),
                 .target(name: "CWebP", condition: linuxOnly),
                 .target(name: "CGIF", condition: linuxOnly),
+                .target(name: "CAVIF", condition: linuxOnly),
+                .target(name: "CHEIF", condition: linuxOnly),
+                .target(name: "CJXL", condition: linuxOnly),
                 .target(name: "CIrisShims", condition: linuxOnly),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -3,6 +3,7 @@
 /// giflib), wherever they can be imported (Linux).
 enum PlatformCodecs {
     static let decoders: [any ImageDecoding] = [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()]
+        + [AVIFDecoder(), HEIFDecoder(), JXLDecoder()]  // libavif, libheif, libjxl
     static let encoders: [any ImageEncoding] = [JPEGEncoder(), PNGEncoder(), WebPEncoder()]
     static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder()]
 }

@@ -11,7 +11,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// Whether Iris can decode this format.
     public var isDecodable: Bool {
         switch self {
-        case .jpeg, .png, .gif, .webp: true
+        case .jpeg, .png, .gif, .webp, .avif, .heic, .jpegXL: true
         default: false
         }
     }

@@ -16,6 +16,9 @@ enum AnimationSources {
         #if canImport(CWebP)
         case .webp: return try WebPFrameReader.source(data, limits: limits)
         #endif
+        #if canImport(CAVIF)
+        case .avif: return try AVIFAnimationSource.source(data, limits: limits)
+        #endif
         #if !canImport(CJPEG) && canImport(ImageIO)
         case .gif, .png, .webp: return try ImageIOAnimationSource.source(data, format: format, limits: limits)
         #endif
