@@ -123,8 +123,13 @@ struct AVIFDecoderTests {
         // A claim of 100 000 × 100 000: over the limit from the header, before any allocation.
         #expect(CodecTools.imageError { _ = try registry.decode(claiming(100_000, 100_000)) }
                 == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
-        // A size that lies about the AV1 frame inside: an error, not a wrong picture.
-        #expect(CodecTools.imageError { _ = try registry.decode(claiming(640, 480)) } != nil)
+        // An `ispe` larger than the AV1 frame: `ispe` is the reconstructed image's size, and
+        // libavif scales the frame to it; what that costs is what the claim says, so the
+        // limits judge the claim before libavif decodes anything.
+        #expect(try registry.decode(claiming(640, 480)).bitmap.size == PixelSize(width: 640, height: 480))
+        #expect(CodecTools.imageError {
+            _ = try registry.decode(claiming(640, 480), options: DecodeOptions(limits: DecodingLimits(maxPixels: 100_000)))
+        } == .overLimit(.pixels(width: 640, height: 480, limit: 100_000)))
         // Corrupt AV1 data: an error or a picture, never a crash.
         var corrupt = data
         for offset in stride(from: data.count - 60, to: data.count, by: 3) { corrupt[offset] ^= 0x5A }

@@ -98,6 +98,18 @@ enum CodecTools {
         return worst
     }
 
+    /// The mean absolute difference over every channel of every pixel (premultiplied RGBA).
+    static func meanDifference(_ a: Bitmap, _ b: Bitmap) -> Double {
+        var total = 0
+        for y in 0..<min(a.height, b.height) {
+            for x in 0..<min(a.width, b.width) {
+                let p = a.rgba(x: x, y: y), q = b.rgba(x: x, y: y)
+                total += abs(Int(p.r) - Int(q.r)) + abs(Int(p.g) - Int(q.g)) + abs(Int(p.b) - Int(q.b)) + abs(Int(p.a) - Int(q.a))
+            }
+        }
+        return Double(total) / Double(max(1, min(a.width, b.width) * min(a.height, b.height) * 4))
+    }
+
     /// Expects Iris's decode of `encoded` and Iris's decode of the reference decoder's PNG
     /// `reference` to be the same picture within `tolerance` levels per channel.
     static func expectMatches(_ encoded: URL, _ reference: URL, tolerance: Int, options: DecodeOptions = DecodeOptions(),

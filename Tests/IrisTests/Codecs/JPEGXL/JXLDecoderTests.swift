@@ -44,8 +44,12 @@ struct JXLDecoderTests {
         let mine = try CodecTools.decode(jxl, options: options).bitmap
         let theirs = try CodecTools.decode(reference, options: options).bitmap
         #expect(mine.size == PixelSize(width: 48, height: 36) && theirs.size == mine.size)
+        // The DC path was taken: a full decode shrunk by the same resampler would match djxl's
+        // within the tolerance; the DC differs more at hard edges, and little on average.
         let worst = CodecTools.maxDifference(mine, theirs)
-        #expect(worst.difference <= 24, "DC thumbnail differs by \(worst.difference) at (\(worst.x), \(worst.y))")
+        #expect(worst.difference > Self.tolerance + 1, "DC thumbnail differs by only \(worst.difference): was the DC path taken?")
+        let mean = CodecTools.meanDifference(mine, theirs)
+        #expect(mean <= 3, "DC thumbnail differs by \(mean) levels on average (worst \(worst.difference) at (\(worst.x), \(worst.y)))")
         #expect(CodecTools.corners(mine) == ["r", "g", "w", "b"])
     }
 

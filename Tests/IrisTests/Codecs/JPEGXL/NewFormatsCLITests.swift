@@ -29,9 +29,10 @@ struct NewFormatsCLITests {
         #expect(convert.status == 0, "\(convert.standardError)")
         let back = try CodecTools.decode(converted).bitmap
         #expect(back.size == PixelSize(width: 301, height: 201) && back.format.hasAlpha == alpha)
-        let original = try CodecTools.decode(source).bitmap
-        // Lossy at these settings: close to the original picture, nowhere far off.
-        #expect(CodecTools.maxDifference(back, original).difference <= 48)
+        // What convert wrote is what Iris decodes from the file (PNG keeps straight alpha: the
+        // round trip through it rounds premultiplied colour by up to 2 levels).
+        let decoded = try CodecTools.decode(file).bitmap
+        #expect(CodecTools.maxDifference(back, decoded).difference <= 2)
 
         let out = directory.appendingPathComponent("thumbs")
         let thumbnail = try await CLITestSupport.runIris(["thumbnail", "--size", "64", "--format", "png", "--out", out.path, file.path])
