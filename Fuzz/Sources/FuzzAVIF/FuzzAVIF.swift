@@ -7,7 +7,7 @@ import Iris
 @_cdecl("FuzzAVIF_main")
 func fuzzAVIFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv) { bytes, count in
-        fuzzNewFormat(fuzzData(bytes, count))
+        fuzzNewFormat(fuzzData(bytes, count), format: .avif)
         return 0
     }
 }

@@ -7,7 +7,7 @@ import Iris
 @_cdecl("FuzzHEIF_main")
 func fuzzHEIFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv) { bytes, count in
-        fuzzNewFormat(fuzzData(bytes, count))
+        fuzzNewFormat(fuzzData(bytes, count), format: .heic)
         return 0
     }
 }

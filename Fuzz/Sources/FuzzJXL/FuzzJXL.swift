@@ -7,7 +7,7 @@ import Iris
 @_cdecl("FuzzJXL_main")
 func fuzzJXLMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv) { bytes, count in
-        fuzzNewFormat(fuzzData(bytes, count))
+        fuzzNewFormat(fuzzData(bytes, count), format: .jpegXL)
         return 0
     }
 }

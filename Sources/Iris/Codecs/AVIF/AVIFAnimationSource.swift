@@ -15,6 +15,8 @@ struct AVIFAnimationSource: AnimationFrameSource {
     let durations: [Double]
     /// For each frame, the nearest key frame at or before it.
     let keyFrames: [Int]
+    /// The pixel cap libavif applies to every frame it makes (from the caller's limits).
+    let maxPixels: Int
 
     /// libavif 0.11 does not read a repetition count: sequences loop forever, as browsers play them.
     var loopCount: Int { 0 }
@@ -24,7 +26,7 @@ struct AVIFAnimationSource: AnimationFrameSource {
     static func source(_ data: Data, limits: DecodingLimits) throws(ImageError) -> AVIFAnimationSource? {
         let made: Result<AVIFAnimationSource?, ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {
-                let reader = try AVIFReader(bytes: bytes)
+                let reader = try AVIFReader(bytes: bytes, maxPixels: limits.maxPixels)
                 guard reader.frameCount > 1 else { return .success(nil) }
                 try limits.check(frames: reader.frameCount)
                 let canvas = reader.storedSize
@@ -32,7 +34,7 @@ struct AVIFAnimationSource: AnimationFrameSource {
                 let durations = (0..<reader.frameCount).map { reader.duration(at: $0) }
                 let keyFrames = (0..<reader.frameCount).map { min($0, reader.keyFrame(atOrBefore: $0)) }
                 return .success(AVIFAnimationSource(data: data, canvas: canvas, frameCount: reader.frameCount,
-                                                    durations: durations, keyFrames: keyFrames))
+                                                    durations: durations, keyFrames: keyFrames, maxPixels: limits.maxPixels))
             } catch {
                 return .failure(error)
             }
@@ -52,7 +54,8 @@ struct AVIFAnimationSource: AnimationFrameSource {
     var maximumWorkingBytes: Int { canvas.pixelCount * 4 + canvas.width * 4 * (AVIFReader.stripRows + 2 * AVIFReader.stripMargin) }
 
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
-        try AVIFFrameDecoder(data: data, frameSize: frameSize, kernel: kernel, frameCount: frameCount, keyFrames: keyFrames)
+        try AVIFFrameDecoder(data: data, frameSize: frameSize, kernel: kernel, frameCount: frameCount, keyFrames: keyFrames,
+                             maxPixels: maxPixels)
     }
 }
 
@@ -66,12 +69,12 @@ final class AVIFFrameDecoder: AnimationFrameDecoder {
     private let keyFrames: [Int]
     private(set) var nextIndex = 0
 
-    init(data: Data, frameSize: PixelSize, kernel: ResamplingKernel, frameCount: Int, keyFrames: [Int]) throws(ImageError) {
+    init(data: Data, frameSize: PixelSize, kernel: ResamplingKernel, frameCount: Int, keyFrames: [Int], maxPixels: Int) throws(ImageError) {
         // libavif reads from memory it does not copy, for as long as the decoder lives.
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         data.copyBytes(to: bytes)
         do {
-            reader = try AVIFReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<data.count]))
+            reader = try AVIFReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<data.count]), maxPixels: maxPixels)
         } catch {
             bytes.deallocate()
             throw error

@@ -42,9 +42,9 @@ struct AVIFDecoder: ImageDecoding {
         case .failure(let error):
             // libavif refuses a claimed size over its cap while parsing: report the claim, so
             // that the registry's limits name it (`overLimit`) before anything is allocated.
-            if let claim = AVIFSpatialExtent.claimedSize(in: data),
-               claim.width.multipliedReportingOverflow(by: claim.height).partialValue > 16384 * 16384
-                || claim.width > 32768 || claim.height > 32768 {
+            if let claim = AVIFSpatialExtent.claimedSize(in: data) {
+                let (pixels, overflow) = claim.width.multipliedReportingOverflow(by: claim.height)
+                guard overflow || pixels > AVIFReader.librarySizeLimit || claim.width > 32768 || claim.height > 32768 else { throw error }
                 return ImageHeader(format: .avif, width: claim.width, height: claim.height, hasAlpha: false)
             }
             throw error
@@ -59,7 +59,7 @@ struct AVIFDecoder: ImageDecoding {
         }
         let decoded: Result<Bitmap, ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {
-                let reader = try AVIFReader(bytes: bytes)
+                let reader = try AVIFReader(bytes: bytes, maxPixels: context.options.limits.maxPixels)
                 let stored = reader.storedSize
                 try context.options.limits.check(width: stored.width, height: stored.height, format: .avif)
                 let orientation = reader.frameCount == 1 ? reader.orientation : .up

@@ -11,14 +11,23 @@ final class AVIFReader {
     private let decoder: UnsafeMutablePointer<avifDecoder>
     private let byteCount: Int
 
+    /// libavif's default cap on an image's pixels (its `AVIF_DEFAULT_IMAGE_SIZE_LIMIT`).
+    static let librarySizeLimit = 16384 * 16384
+
     /// Parses `bytes` (which must outlive the reader): sizes, alpha, frame count.
-    init(bytes: UnsafeRawBufferPointer) throws(ImageError) {
+    ///
+    /// `maxPixels` lowers libavif's own pixel cap, which covers every image libavif makes for
+    /// this file (grid cells, the alpha image, frames), not only the size the header shows.
+    init(bytes: UnsafeRawBufferPointer, maxPixels: Int? = nil) throws(ImageError) {
         guard let decoder = avifDecoderCreate() else {
             throw .decodingFailed(format: .avif, reason: "libavif could not make a decoder")
         }
         self.decoder = decoder
         byteCount = bytes.count
         decoder.pointee.maxThreads = 1
+        if let maxPixels {
+            decoder.pointee.imageSizeLimit = UInt32(max(1, min(maxPixels, Self.librarySizeLimit)))
+        }
         // Browsers accept files that miss a property the strict rules require (`pixi`, a
         // `clap` of odd values): so does Iris.
         decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue

@@ -23,7 +23,9 @@ struct HEIFDecoder: ImageDecoding {
 
     /// Reads the primary image's shown size and alpha from the file's boxes; no pixel is decoded.
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
-        try HEIFImage.with(data) { image throws(ImageError) in
+        // libheif's side cap would refuse a large claim with its own message before Iris could
+        // read the size: lift it here (no pixels are made), and let `DecodingLimits` judge.
+        try HEIFImage.with(data, maximumSide: nil) { image throws(ImageError) in
             let size = image.size
             guard size.width > 0, size.height > 0 else {
                 throw .invalidDimensions(format: .heic, width: size.width, height: size.height)
@@ -39,7 +41,10 @@ struct HEIFDecoder: ImageDecoding {
         guard output.width > 0, output.height > 0 else {
             throw .decodingFailed(format: .heic, reason: "the requested output size \(output) is empty")
         }
-        return try HEIFImage.with(data) { image throws(ImageError) in
+        // While decoding, libheif's cap stays on (raised only to the primary image's own sides,
+        // which the registry's limits have accepted) for everything else the file holds.
+        let side = max(HEIFImage.librarySideLimit, context.header.width, context.header.height)
+        return try HEIFImage.with(data, maximumSide: side) { image throws(ImageError) in
             try context.options.limits.check(width: image.size.width, height: image.size.height, format: .heic)
             let thumbnail = HEIFThumbnail.covering(output, of: image)
             defer { if let thumbnail { heif_image_handle_release(thumbnail) } }

@@ -13,18 +13,22 @@ struct HEIFImage {
     /// The primary image's handle; valid inside ``with(_:_:)`` only.
     let handle: OpaquePointer
 
+    /// libheif's own cap on any image's side, which also covers what the header does not show
+    /// (grid canvases, tiles, alpha and thumbnail images): a fuzzed 1 kB file whose grid claimed
+    /// 63473×65514 made libheif allocate 4 GB with the cap lifted.
+    static let librarySideLimit = 32768
+
     /// Runs `body` over the primary image of `data`: the bytes are not copied, so the context
-    /// lives only for the call.
-    static func with<R>(_ data: Data, _ body: (HEIFImage) throws(ImageError) -> R) throws(ImageError) -> R {
+    /// lives only for the call. `maximumSide` is libheif's cap on every image's side while it
+    /// reads (and so decodes) this file: `nil` lifts it, for reading the header only (nothing is
+    /// allocated then, and Iris's limits judge the size claimed, however large).
+    static func with<R>(_ data: Data, maximumSide: Int?, _ body: (HEIFImage) throws(ImageError) -> R) throws(ImageError) -> R {
         let result: Result<R, ImageError> = data.withUnsafeBytes { bytes in
             guard let context = heif_context_alloc() else {
                 return .failure(.decodingFailed(format: .heic, reason: "libheif could not make a context"))
             }
             defer { heif_context_free(context) }
-            // libheif's own size cap (32768 a side by default) would refuse a large claim with a
-            // vague message before Iris could read the size: lift it, and let
-            // `DecodingLimits` judge the size read from the header, before any pixel exists.
-            heif_context_set_maximum_image_size_limit(context, Int32.max)
+            heif_context_set_maximum_image_size_limit(context, Int32(clamping: maximumSide ?? Int(Int32.max)))
             var error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)
             guard error.code == heif_error_Ok else { return .failure(HEIFImage.error(error, data: data)) }
             var handle: OpaquePointer?

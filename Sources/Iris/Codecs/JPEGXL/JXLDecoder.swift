@@ -23,7 +23,10 @@ struct JXLDecoder: ImageDecoding {
         let info: Result<JxlBasicInfo, ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {
                 let decoding = try JXLDecoding(bytes: bytes, events: JXL_DEC_BASIC_INFO)
-                while try decoding.next() != JXL_DEC_BASIC_INFO {}
+                // Only the basic info is subscribed: any other event before it ends the file.
+                guard try decoding.next() == JXL_DEC_BASIC_INFO else {
+                    throw .decodingFailed(format: .jpegXL, reason: "libjxl finished without basic info")
+                }
                 return .success(try decoding.basicInfo())
             } catch {
                 return .failure(error)
@@ -59,7 +62,8 @@ struct JXLDecoder: ImageDecoding {
         var buffer: UnsafeMutableRawBufferPointer?
         defer { buffer?.deallocate() }
         loop: while true {
-            switch try decoding.next() {
+            let status = try decoding.next()
+            switch status {
             case JXL_DEC_BASIC_INFO:
                 let info = try decoding.basicInfo()
                 source = PixelSize(width: Int(info.xsize), height: Int(info.ysize))
@@ -85,7 +89,8 @@ struct JXLDecoder: ImageDecoding {
             case JXL_DEC_FULL_IMAGE, JXL_DEC_SUCCESS:
                 break loop
             default:
-                continue
+                // Nothing else is subscribed: an event libjxl would repeat must not spin here.
+                throw .decodingFailed(format: .jpegXL, reason: "libjxl reported an unexpected event (\(status.rawValue))")
             }
         }
         guard let buffer, source.pixelCount > 0 else {

@@ -95,12 +95,12 @@ struct HEIFDecoderTests {
         let heic = directory.appendingPathComponent("thumbnailed.heic")
         try await CodecTools.run("heif-enc", ["-q", "80", "-t", "64", source.path, "-o", heic.path])
         let data = try Data(contentsOf: heic)
-        let small = try HEIFImage.with(data) { image throws(ImageError) in
+        let small = try HEIFImage.with(data, maximumSide: nil) { image throws(ImageError) in
             let found = HEIFThumbnail.covering(PixelSize(width: 48, height: 36), of: image)
             defer { if let found { HEIFThumbnail.release(found) } }
             return found != nil
         }
-        let large = try HEIFImage.with(data) { image throws(ImageError) in
+        let large = try HEIFImage.with(data, maximumSide: nil) { image throws(ImageError) in
             let found = HEIFThumbnail.covering(PixelSize(width: 100, height: 75), of: image)
             defer { if let found { HEIFThumbnail.release(found) } }
             return found != nil
