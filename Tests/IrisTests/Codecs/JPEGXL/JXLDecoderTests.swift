@@ -53,6 +53,28 @@ struct JXLDecoderTests {
         #expect(CodecTools.corners(mine) == ["r", "g", "w", "b"])
     }
 
+    /// cjxl moves a JPEG's EXIF orientation into the codestream's orientation field (both when
+    /// it keeps the JPEG's DCT data and when it re-encodes the pixels); libjxl applies it and
+    /// reports the turned size, and Iris turns nothing more (the EXIF box stays in the file).
+    @Test("The codestream orientation is applied once", .enabled(if: CodecTools.available("cjxl", "djxl"), CodecTools.missing("cjxl", "djxl")),
+          arguments: ["1", "0"])
+    func orientation(keepsJPEG: String) async throws {
+        let directory = try CodecTools.directory("jxl-orientation")
+        let jpegEncoder = try #require(ImageEncoders.encoder(for: .jpeg))
+        let jpeg = try jpegEncoder.encode(CodecTools.picture(width: 64, height: 40, alpha: false), options: EncodeOptions(quality: 95))
+        let source = directory.appendingPathComponent("rotated.jpg")
+        try EXIFBuilder.jpeg(jpeg, insertingEXIF: EXIFBuilder.tiff(orientation: 6)).write(to: source)
+        let jxl = directory.appendingPathComponent("rotated.jxl"), reference = directory.appendingPathComponent("djxl.png")
+        try await CodecTools.run("cjxl", [source.path, jxl.path, "-j", keepsJPEG, "-e", "3"])
+        try await CodecTools.run("djxl", [jxl.path, reference.path])
+        let header = try ImageDecoderRegistry.standard.header(of: Data(contentsOf: jxl))
+        #expect(header.width == 40 && header.height == 64 && header.orientation == .up)
+        let image = try CodecTools.decode(jxl)
+        // Turned 90° clockwise: the bottom-left (blue) quadrant comes to the top left.
+        #expect(CodecTools.corners(image.bitmap) == ["b", "r", "g", "w"])
+        try CodecTools.expectMatches(jxl, reference, tolerance: Self.tolerance)
+    }
+
     /// A codestream written bit by bit from the spec (ISO/IEC 18181-1 SizeHeader and an
     /// all-default ImageMetadata) claiming 100 000 × 100 000 pixels and holding nothing more.
     static func bombCodestream() -> Data {
