@@ -35,6 +35,11 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // Little CMS 2: embedded ICC profiles converted to sRGB on Linux.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // libavif's and libjxl's pkg-config files add -D flags SwiftPM refuses (with a warning);
+        // their headers are on the standard include path, so they are found without it.
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp.
         .target(
             name: "CIrisShims",
@@ -51,6 +56,9 @@ let package = Package(
                 .target(name: "CWebP", condition: linuxOnly),
                 .target(name: "CGIF", condition: linuxOnly),
                 .target(name: "CLCMS2", condition: linuxOnly),
+                .target(name: "CAVIF", condition: linuxOnly),
+                .target(name: "CHEIF", condition: linuxOnly),
+                .target(name: "CJXL", condition: linuxOnly),
                 .target(name: "CIrisShims", condition: linuxOnly),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -7,6 +7,8 @@ import PackageDescription
 let targets = [
     "FuzzDecode", "FuzzDecodeAtTarget", "FuzzHeader", "FuzzDataCacheEntry", "FuzzProgressivePrefix",
     "FuzzAnimation", "FuzzAPNG",
+    // AVIF, HEIF and JPEG XL through libavif, libheif and libjxl (seeds: scripts/make-newformat-fuzz-seeds).
+    "FuzzAVIF", "FuzzHEIF", "FuzzJXL",
 ]
 
 let package = Package(
