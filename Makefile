@@ -45,16 +45,17 @@ bad-input-corpus: build
 
 # Fuzzing (libFuzzer + AddressSanitizer) of Iris's own parsers: Fuzz/ is a separate package.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= FuzzDecode FuzzDecodeAtTarget FuzzHeader FuzzDataCacheEntry FuzzProgressivePrefix FuzzAnimation FuzzAPNG
+FUZZ_TARGETS ?= FuzzDecode FuzzDecodeAtTarget FuzzHeader FuzzDataCacheEntry FuzzProgressivePrefix FuzzAnimation FuzzAPNG \
+  FuzzAVIF FuzzHEIF FuzzJXL
 FUZZ_FLAGS := -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xcc -fsanitize=fuzzer-no-link,address
 
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build $(FUZZ_FLAGS)
 
-# The animation targets run without LeakSanitizer: their frame buffer's decode-ahead worker can
-# still hold an input when libFuzzer checks, and LeakSanitizer takes Data's storage pointer
-# (enum tag bits set) for a leak. FuzzDecode, with leak checks, decodes the same frame readers'
-# first frames.
+# The animation targets (FuzzAVIF decodes animated AVIF too) run without LeakSanitizer, at
+# exit as well (ASAN_OPTIONS): their frame buffer's decode-ahead worker can still hold an input
+# when libFuzzer checks, and LeakSanitizer takes Data's storage pointer (enum tag bits set) for a
+# leak. FuzzDecode, with leak checks, decodes the same frame readers' first frames.
 # Runs each target for FUZZ_SECONDS, all of them even when one fails; each one's output (with
 # libFuzzer's final stats: executions, exec/s, coverage) goes to Fuzz/logs/<target>.log. New
 # corpus entries stay in Fuzz/corpus (not in git); crashes land in Fuzz/crashes: minimise them
@@ -65,8 +66,8 @@ fuzz: fuzz-build
 	mkdir -p Fuzz/crashes Fuzz/logs
 	failed=""; for target in $(FUZZ_TARGETS); do \
 	  mkdir -p Fuzz/corpus/$$target; \
-	  case $$target in FuzzAnimation|FuzzAPNG) leaks=-detect_leaks=0;; *) leaks=;; esac; \
-	  SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$target $$leaks -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  case $$target in FuzzAnimation|FuzzAPNG|FuzzAVIF) leaks=-detect_leaks=0 asan=detect_leaks=0;; *) leaks= asan=;; esac; \
+	  ASAN_OPTIONS=$$asan SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$target $$leaks -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -dict=Fuzz/.build/all.dict -artifact_prefix=Fuzz/crashes/$$target- \
 	    -print_final_stats=1 Fuzz/corpus/$$target Fuzz/seeds > Fuzz/logs/$$target.log 2>&1 || failed="$$failed $$target"; \
 	  echo "$$target: $$(grep -E '^#[0-9]+ +DONE' Fuzz/logs/$$target.log | tail -1)"; \
