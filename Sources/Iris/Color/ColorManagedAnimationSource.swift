@@ -14,28 +14,11 @@ struct ColorManagedAnimationSource: AnimationFrameSource {
     var encodedByteCount: Int { base.encodedByteCount }
     var maximumWorkingBytes: Int { base.maximumWorkingBytes }
 
-    func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
-        Decoder(base: try base.makeDecoder(frameSize: frameSize, kernel: kernel), colorSpace: colorSpace, management: management)
-    }
-
     /// The base decoder's frames, tagged and converted at the frame size.
-    final class Decoder: AnimationFrameDecoder {
-        let base: any AnimationFrameDecoder
-        let colorSpace: ColorSpace
-        let management: ColorManagement
-
-        init(base: any AnimationFrameDecoder, colorSpace: ColorSpace, management: ColorManagement) {
-            self.base = base
-            self.colorSpace = colorSpace
-            self.management = management
-        }
-
-        var nextIndex: Int { base.nextIndex }
-        var workingBytes: Int { base.workingBytes }
-        func rewind(toKeyFrameAtOrBefore index: Int) { base.rewind(toKeyFrameAtOrBefore: index) }
-
-        func nextFrame() throws(ImageError) -> Bitmap {
-            var frame = try base.nextFrame()
+    func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
+        let (colorSpace, management) = (colorSpace, management)
+        return MappedFrameDecoder(base: try base.makeDecoder(frameSize: frameSize, kernel: kernel)) { frame, _ in
+            var frame = frame
             frame.colorSpace = colorSpace
             return management.apply(to: frame)
         }

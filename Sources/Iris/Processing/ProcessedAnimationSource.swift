@@ -20,7 +20,10 @@ struct ProcessedAnimationSource: AnimationFrameSource {
     func keyFrame(atOrBefore index: Int) -> Int { base.keyFrame(atOrBefore: index) }
 
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
-        ProcessingFrameDecoder(base: try base.makeDecoder(frameSize: baseFrameSize, kernel: kernel), processing: processing)
+        let processing = processing
+        return MappedFrameDecoder(base: try base.makeDecoder(frameSize: baseFrameSize, kernel: kernel)) { frame, index throws(ImageError) in
+            try processing.process(frame, index: index)
+        }
     }
 }
 
@@ -54,25 +57,5 @@ struct FrameProcessing: Sendable {
                                         + "an animation's frames must all be one size")
         }
         return bitmap
-    }
-}
-
-/// Makes a base frame, then runs the processors on it.
-final class ProcessingFrameDecoder: AnimationFrameDecoder {
-    private let base: any AnimationFrameDecoder
-    private let processing: FrameProcessing
-
-    init(base: any AnimationFrameDecoder, processing: FrameProcessing) {
-        self.base = base
-        self.processing = processing
-    }
-
-    var nextIndex: Int { base.nextIndex }
-    var workingBytes: Int { base.workingBytes }
-    func rewind(toKeyFrameAtOrBefore index: Int) { base.rewind(toKeyFrameAtOrBefore: index) }
-
-    func nextFrame() throws(ImageError) -> Bitmap {
-        let index = base.nextIndex
-        return try processing.process(try base.nextFrame(), index: index)
     }
 }

@@ -112,7 +112,7 @@ struct AVIFDecoderTests {
 
         // Every prefix fails with an error, never a crash.
         for length in stride(from: 12, to: data.count, by: max(1, data.count / 40)) {
-            #expect(CodecTools.imageError { _ = try registry.decode(data.prefix(length)) } != nil, "prefix \(length)")
+            #expect(thrownImageError { _ = try registry.decode(data.prefix(length)) } != nil, "prefix \(length)")
         }
         let ispe = try #require(data.range(of: Data("ispe".utf8))).lowerBound
         func claiming(_ width: UInt32, _ height: UInt32) -> Data {
@@ -121,19 +121,19 @@ struct AVIFDecoderTests {
             return copy
         }
         // A claim of 100 000 × 100 000: over the limit from the header, before any allocation.
-        #expect(CodecTools.imageError { _ = try registry.decode(claiming(100_000, 100_000)) }
+        #expect(thrownImageError { _ = try registry.decode(claiming(100_000, 100_000)) }
                 == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
         // An `ispe` larger than the AV1 frame: `ispe` is the reconstructed image's size, and
         // libavif scales the frame to it; what that costs is what the claim says, so the
         // limits judge the claim before libavif decodes anything.
         #expect(try registry.decode(claiming(640, 480)).bitmap.size == PixelSize(width: 640, height: 480))
-        #expect(CodecTools.imageError {
+        #expect(thrownImageError {
             _ = try registry.decode(claiming(640, 480), options: DecodeOptions(limits: DecodingLimits(maxPixels: 100_000)))
         } == .overLimit(.pixels(width: 640, height: 480, limit: 100_000)))
         // Corrupt AV1 data: an error or a picture, never a crash.
         var corrupt = data
         for offset in stride(from: data.count - 60, to: data.count, by: 3) { corrupt[offset] ^= 0x5A }
-        _ = CodecTools.imageError { _ = try registry.decode(corrupt) }
+        _ = thrownImageError { _ = try registry.decode(corrupt) }
     }
 }
 #endif

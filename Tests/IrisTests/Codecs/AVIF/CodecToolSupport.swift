@@ -134,19 +134,6 @@ enum CodecTools {
             return p.g >= p.b ? "g" : "b"
         }
     }
-
-    /// The error `body` throws, as an ``ImageError`` (any other error fails the test).
-    static func imageError(_ body: () throws -> Void) -> ImageError? {
-        do {
-            try body()
-            return nil
-        } catch let error as ImageError {
-            return error
-        } catch {
-            Issue.record("not an ImageError: \(error)")
-            return nil
-        }
-    }
 }
 
 /// A failed tool run, with its output.

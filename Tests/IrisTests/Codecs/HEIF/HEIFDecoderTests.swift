@@ -121,7 +121,7 @@ struct HEIFDecoderTests {
         let data = try Data(contentsOf: heic)
         let registry = ImageDecoderRegistry.standard
         for length in stride(from: 12, to: data.count, by: max(1, data.count / 40)) {
-            #expect(CodecTools.imageError { _ = try registry.decode(data.prefix(length)) } != nil, "prefix \(length)")
+            #expect(thrownImageError { _ = try registry.decode(data.prefix(length)) } != nil, "prefix \(length)")
         }
         // Every `ispe` claiming 100 000 × 100 000: over the limit from the header.
         var bomb = data
@@ -131,11 +131,11 @@ struct HEIFDecoderTests {
                                  with: [UInt32(100_000), UInt32(100_000)].flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) })
             searchFrom = found.upperBound
         }
-        #expect(CodecTools.imageError { _ = try registry.decode(bomb) }
+        #expect(thrownImageError { _ = try registry.decode(bomb) }
                 == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
         var corrupt = data
         for offset in stride(from: data.count - 60, to: data.count, by: 3) { corrupt[offset] ^= 0x5A }
-        _ = CodecTools.imageError { _ = try registry.decode(corrupt) }
+        _ = thrownImageError { _ = try registry.decode(corrupt) }
     }
 }
 #endif

@@ -98,7 +98,7 @@ struct JXLDecoderTests {
     @Test("Truncated, corrupt and bomb JPEG XL fail with typed errors", .enabled(if: CodecTools.available("cjxl"), CodecTools.missing("cjxl")))
     func badInput() async throws {
         let registry = ImageDecoderRegistry.standard
-        #expect(CodecTools.imageError { _ = try registry.decode(Self.bombCodestream()) }
+        #expect(thrownImageError { _ = try registry.decode(Self.bombCodestream()) }
                 == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
 
         let directory = try CodecTools.directory("jxl-bad")
@@ -108,11 +108,11 @@ struct JXLDecoderTests {
         try await CodecTools.run("cjxl", [source.path, jxl.path, "-d", "1", "-e", "3"])
         let data = try Data(contentsOf: jxl)
         for length in stride(from: 2, to: data.count, by: max(1, data.count / 40)) {
-            #expect(CodecTools.imageError { _ = try registry.decode(data.prefix(length)) } != nil, "prefix \(length)")
+            #expect(thrownImageError { _ = try registry.decode(data.prefix(length)) } != nil, "prefix \(length)")
         }
         var corrupt = data
         for offset in stride(from: data.count / 2, to: data.count, by: 5) { corrupt[offset] ^= 0x5A }
-        _ = CodecTools.imageError { _ = try registry.decode(corrupt) }
+        _ = thrownImageError { _ = try registry.decode(corrupt) }
     }
 }
 #endif
