@@ -1,5 +1,7 @@
-// The only part of the driver that depends on the loader protocol: if `DataLoading` changes,
-// adapt this file (its work is outside Iris, so it adds no hops either way).
+// The loader for trees whose `DataLoading` requires `loadData(for:byteLimit:)` (the one-method
+// family of issue 19). count-hops copies this file or OneImageLoader+ByteLimit.swift into the
+// driver, whichever the tree's protocol asks for; either one's work is outside Iris, so it adds
+// no hops.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,11 +17,11 @@ final class OneImageLoader: DataLoading {
 
     init(bytes: Data) { self.bytes = bytes }
 
-    func loadData(for request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+    func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         loads.withLock { $0 += 1 }
         let bytes = bytes
         return AsyncThrowingStream { continuation in
-            continuation.yield(.response(statusCode: 200, expectedLength: bytes.count, mimeType: "image/png"))
+            continuation.yield(.response(DataLoadingResponse(statusCode: 200, expectedLength: bytes.count, mimeType: "image/png")))
             continuation.yield(.chunk(bytes))
             continuation.finish()
         }
