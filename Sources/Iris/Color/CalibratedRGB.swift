@@ -3,7 +3,9 @@
 public struct CalibratedRGB: Sendable, Hashable, CustomStringConvertible {
     /// A CIE 1931 chromaticity.
     public struct Chromaticity: Sendable, Hashable {
+        /// The CIE 1931 x coordinate.
         public var x: Double
+        /// The CIE 1931 y coordinate.
         public var y: Double
         /// Makes a chromaticity.
         public init(x: Double, y: Double) { self.x = x; self.y = y }
@@ -11,9 +13,13 @@ public struct CalibratedRGB: Sendable, Hashable, CustomStringConvertible {
 
     /// The white point and the three primaries of a `cHRM` chunk.
     public struct Primaries: Sendable, Hashable {
+        /// The white point.
         public var white: Chromaticity
+        /// The red primary.
         public var red: Chromaticity
+        /// The green primary.
         public var green: Chromaticity
+        /// The blue primary.
         public var blue: Chromaticity
         /// Makes primaries.
         public init(white: Chromaticity, red: Chromaticity, green: Chromaticity, blue: Chromaticity) {
@@ -61,6 +67,7 @@ public struct CalibratedRGB: Sendable, Hashable, CustomStringConvertible {
     /// ``isApproximatelySRGB``, else ``ColorSpace/calibrated(_:)``.
     public var colorSpace: ColorSpace { isApproximatelySRGB ? .sRGB : .calibrated(self) }
 
+    /// The gamma and primaries, as a PNG's chunks state them.
     public var description: String {
         var parts: [String] = []
         if let gamma { parts.append("gAMA \(gamma)") }

@@ -25,6 +25,7 @@ public enum ColorSpace: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// "sRGB", the profile's description, or the PNG chunks'.
     public var description: String {
         switch self {
         case .sRGB: "sRGB"

@@ -10,7 +10,12 @@ import Foundation
 public struct ICCProfile: Sendable, Hashable, CustomStringConvertible {
     /// The colour model of the data a profile describes (header bytes 16–19).
     public enum ColorModel: Sendable, Hashable {
-        case rgb, gray, cmyk
+        /// Red, green, blue.
+        case rgb
+        /// One grey channel.
+        case gray
+        /// Cyan, magenta, yellow, black (print).
+        case cmyk
         /// Any other (Lab, XYZ, n-colour…), by its four-character signature.
         case other(String)
     }
@@ -58,10 +63,13 @@ public struct ICCProfile: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether both are the same bytes.
     public static func == (lhs: ICCProfile, rhs: ICCProfile) -> Bool { lhs.data == rhs.data }
 
+    /// Hashes the profile's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 
+    /// The name, model, version, size and identity: `ICC "Display P3" (rgb, v4.4, 604 bytes, …)`.
     public var description: String {
         "\"\(name ?? "unnamed")\" (\(colorModel), v\(version.major).\(version.minor), \(data.count) bytes, \(identity))"
     }
