@@ -66,13 +66,7 @@ struct ThirdPartyLoaderTests {
 
     /// Starts `task`, cancels it once at least `bytes` arrived; returns the bytes reported.
     private static func cancel(_ task: ImageTask, after bytes: Int) async -> Int {
-        var seen = 0
-        for await progress in task.progress where progress.completed >= bytes {
-            seen = progress.completed
-            break
-        }
-        task.cancel()
-        return seen
+        await PipelineResumeTests.cancel(task, after: bytes)
     }
 
     /// Loads `/photo.png` with `loader` and cancels it after the first `cut` bytes (the server
