@@ -130,10 +130,14 @@ struct ViewLogicTests {
     func transitionDecisions() async throws {
         let photo = try PNGEncoder().encode(SampleImages.photo(width: 64, height: 64, seed: 9), options: EncodeOptions())
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
-        let request = ImageRequest(source: .data(id: "t") { photo })
+        // The data arrives only once the test opens the gate: delivered after `load` returned,
+        // whatever the machine's speed (a result ready before `load` returns is shown as a hit).
+        let gate = PipelineGate()
+        let request = ImageRequest(source: .data(id: "t") { await gate.wait(); return photo })
         let model = ImageModel(pipeline: pipeline)
         model.load(request)
         #expect(!model.animatesPhaseChange)                  // .loading
+        gate.open()
         #expect(await modelSettled(model))
         #expect(model.animatesPhaseChange)                   // delivered later: fade in
         model.reset()
