@@ -15,15 +15,15 @@ extension ColorSpace {
     }
 
     /// Where an image whose own space is `source` is drawn for `management`, and how the
-    /// bitmap is then tagged: in its own space (Display P3 stays P3) when the source's space
-    /// is kept and is an RGB space Core Graphics can draw into; in sRGB otherwise (grey, CMYK,
-    /// indexed and Lab sources, untagged images, or ``ColorManagement/convertToSRGB``).
+    /// bitmap is then tagged (``DrawingSpaceChoice`` decides).
     static func drawingSpace(for source: CGColorSpace?, management: ColorManagement) -> (space: CGColorSpace, tag: ColorSpace) {
-        let sRGB = ColorSpace.sRGB
-        guard management == .keepSource, let source, source.model == .rgb, source.supportsOutput,
-              (source.name as String?) != (CGColorSpace.sRGB as String),
-              let data = source.copyICCData() as Data?, let profile = ICCProfile(data: data) else {
-            return (sRGB.cgColorSpace, sRGB)
+        let described = source.map {
+            DrawingSpaceChoice.Source(isRGB: $0.model == .rgb, supportsOutput: $0.supportsOutput,
+                                      isSRGB: ($0.name as String?) == (CGColorSpace.sRGB as String),
+                                      iccData: $0.copyICCData() as Data?)
+        }
+        guard let source, let profile = DrawingSpaceChoice.profile(for: described, management: management) else {
+            return (ColorSpace.sRGB.cgColorSpace, .sRGB)
         }
         return (source, .icc(profile))
     }
