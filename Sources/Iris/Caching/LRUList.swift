@@ -58,9 +58,18 @@ struct LRUList<Key: Hashable, Value> {
 
     /// The value for `key`, which becomes the most recently used.
     mutating func value(for key: Key) -> Value? {
+        value(for: key) { $0 }
+    }
+
+    /// What `project` reads from the value for `key`, which becomes the most recently used; the
+    /// entry is read in place, not copied (a cache hit copies only what it hands out).
+    mutating func value<T>(for key: Key, _ project: (borrowing Value) -> T) -> T? {
         guard let slot = slots[key] else { return nil }
         moveToFront(slot)
-        return entries[slot]!.value
+        switch entries[slot] {
+        case .some(let entry): return project(entry.value)
+        case .none: return nil
+        }
     }
 
     /// Makes `key` the most recently used. Returns whether it was present.

@@ -52,7 +52,7 @@ public final class MemoryCache: ImageCaching, Sendable {
     /// The image for `key`, which becomes the most recently used; `nil` when absent or expired.
     public func image(for key: ImageCacheKey) -> LoadedImage? {
         guard let timeToLive else {
-            return state.withLock { $0.value(for: key)?.image }
+            return state.withLock { $0.value(for: key) { $0.image } }
         }
         let instant = now()
         let (image, expired) = state.withLock { list -> (LoadedImage?, Entry?) in
