@@ -64,17 +64,13 @@ struct ThirdPartyLoaderTests {
                                   options: EncodeOptions())) ?? Data()
     }()
 
-    /// Starts `task`, cancels it once at least `bytes` arrived; returns the bytes reported.
-    private static func cancel(_ task: ImageTask, after bytes: Int) async -> Int {
-        await PipelineResumeTests.cancel(task, after: bytes)
-    }
 
     /// Loads `/photo.png` with `loader` and cancels it after the first `cut` bytes (the server
     /// stalls there); returns the bytes the store kept.
     private static func cancelledDownload(_ server: TestHTTPServer, pipeline: ImagePipeline, store: ResumableDataStore,
                                           cut: Int) async -> Int {
         server.serve("/photo.png", .stalling(body: png, after: cut, contentType: "image/png", etag: "\"v1\"", ranges: .bytes))
-        let cancelledAt = await cancel(pipeline.task(for: ImageRequest(url: server.url("/photo.png"))), after: cut)
+        let cancelledAt = await PipelineResumeTests.cancel(pipeline.task(for: ImageRequest(url: server.url("/photo.png"))), after: cut)
         _ = await pipelineEventually { store.byteCount > 0 }
         #expect(store.byteCount >= cancelledAt && store.byteCount < png.count, "kept \(store.byteCount) bytes")
         return store.byteCount

@@ -65,7 +65,8 @@ public struct ImageDecoderRegistry: Sendable {
     private func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?) throws(ImageError) -> LoadedImage {
         var options = options
         options.keepsStraightAlpha = options.keepsStraightAlpha || keepsStraightAlpha
-        options.colorManagement = options.colorManagement ?? colorManagement
+        let management = options.colorManagement ?? colorManagement
+        options.colorManagement = management     // what the decoder (and an animation) sees
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
         try options.limits.check(width: header.width, height: header.height, format: header.format)
         try options.limits.check(frames: header.frameCount)
@@ -88,7 +89,7 @@ public struct ImageDecoderRegistry: Sendable {
         context.releaseConsumedInput = releasingInput
         var bitmap = try decoder.decode(data, context: context)
         // Colour is converted at the output size, before orientation: the least work.
-        bitmap = (options.colorManagement ?? colorManagement).apply(to: bitmap)
+        bitmap = management.apply(to: bitmap)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
                            orientation: header.orientation, isPreview: options.allowsPartialData)
