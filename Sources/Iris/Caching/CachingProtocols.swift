@@ -2,7 +2,10 @@ import Foundation
 
 /// A cache of decoded images, such as ``MemoryCache``. Reads are synchronous so a hit can be
 /// shown in the same frame (no placeholder flash).
-public protocol ImageCaching: Sendable {
+///
+/// A class: a cache is shared state, and the pipeline reads it on every request, where holding
+/// it by one reference keeps the hit path cheap.
+public protocol ImageCaching: AnyObject, Sendable {
     /// The cached image for `key`, if any.
     func image(for key: ImageCacheKey) -> LoadedImage?
     /// Stores `image` for `key`.

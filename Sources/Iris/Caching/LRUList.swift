@@ -1,8 +1,11 @@
 /// A least-recently-used list with O(1) lookup, insertion, touch and removal.
 ///
-/// A hash map finds a key's slot in an entry array; slots are linked through array indices
-/// (no per-node allocation, no reference counting of nodes). Freed slots are reused. Each entry
-/// has a cost; the list keeps their sum. Not thread-safe: callers guard it with a lock.
+/// A hash map finds a key's slot in a dense entry array; slots are linked through array
+/// indices (no per-node allocation, no reference counting of nodes). A removal moves the last
+/// entry into the freed slot, so the array never holds a hole: an entry is read where it lies,
+/// without unwrapping an optional (which would copy the whole entry, key included, on every
+/// hit). Each entry has a cost; the list keeps their sum. Not thread-safe: callers guard it
+/// with a lock.
 struct LRUList<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
@@ -19,10 +22,9 @@ struct LRUList<Key: Hashable, Value> {
         var next: Int
     }
 
-    /// Slots; `nil` when free (so a removed value is released at once).
-    private var entries: [Entry?] = []
+    /// The entries, densely: slot `i` is `entries[i]`, linked by `links[i]`.
+    private var entries: [Entry] = []
     private var links: [Link] = []
-    private var freeSlots: [Int] = []
     private var slots: [Key: Int] = [:]
     /// The most recently used slot, or `-1`.
     private var head = -1
@@ -47,13 +49,13 @@ struct LRUList<Key: Hashable, Value> {
     /// The value for `key`, without changing the order.
     func peek(_ key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
-        return entries[slot]!.value
+        return entries[slot].value
     }
 
     /// The cost of `key`'s entry, if present.
     func cost(of key: Key) -> Int? {
         guard let slot = slots[key] else { return nil }
-        return entries[slot]!.cost
+        return entries[slot].cost
     }
 
     /// The value for `key`, which becomes the most recently used.
@@ -66,10 +68,8 @@ struct LRUList<Key: Hashable, Value> {
     mutating func value<T>(for key: Key, _ project: (borrowing Value) -> T) -> T? {
         guard let slot = slots[key] else { return nil }
         moveToFront(slot)
-        switch entries[slot] {
-        case .some(let entry): return project(entry.value)
-        case .none: return nil
-        }
+        // Through the buffer: its subscript lends the element where it lies.
+        return entries.withUnsafeBufferPointer { project($0[slot].value) }
     }
 
     /// Makes `key` the most recently used. Returns whether it was present.
@@ -84,24 +84,15 @@ struct LRUList<Key: Hashable, Value> {
     @discardableResult
     mutating func set(_ value: Value, cost: Int, for key: Key) -> Value? {
         if let slot = slots[key] {
-            let old = entries[slot]!.value
-            totalCost += cost - entries[slot]!.cost
+            let old = entries[slot].value
+            totalCost += cost - entries[slot].cost
             entries[slot] = Entry(key: key, value: value, cost: cost)
             moveToFront(slot)
             return old
         }
-        let entry = Entry(key: key, value: value, cost: cost)
-        let link = Link(previous: -1, next: head)
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-            entries[slot] = entry
-            links[slot] = link
-        } else {
-            slot = entries.count
-            entries.append(entry)
-            links.append(link)
-        }
+        let slot = entries.count
+        entries.append(Entry(key: key, value: value, cost: cost))
+        links.append(Link(previous: -1, next: head))
         if head >= 0 { links[head].previous = slot }
         head = slot
         if tail < 0 { tail = slot }
@@ -122,20 +113,19 @@ struct LRUList<Key: Hashable, Value> {
     mutating func removeLeastRecent() -> (key: Key, value: Value, cost: Int)? {
         guard tail >= 0 else { return nil }
         let slot = tail
-        slots.removeValue(forKey: entries[slot]!.key)
+        slots.removeValue(forKey: entries[slot].key)
         let entry = unlink(slot)
         return (entry.key, entry.value, entry.cost)
     }
 
     /// The least recently used key, if any.
-    var leastRecentKey: Key? { tail >= 0 ? entries[tail]!.key : nil }
+    var leastRecentKey: Key? { tail >= 0 ? entries[tail].key : nil }
 
     /// Removes every entry and returns the values (so callers can release them outside a lock).
     mutating func removeAll() -> [Value] {
-        let values = entries.compactMap { $0?.value }
+        let values = entries.map(\.value)
         entries.removeAll()
         links.removeAll()
-        freeSlots.removeAll()
         slots.removeAll()
         head = -1
         tail = -1
@@ -149,7 +139,7 @@ struct LRUList<Key: Hashable, Value> {
         keys.reserveCapacity(count)
         var slot = head
         while slot >= 0 {
-            keys.append(entries[slot]!.key)
+            keys.append(entries[slot].key)
             slot = links[slot].next
         }
         return keys
@@ -167,15 +157,27 @@ struct LRUList<Key: Hashable, Value> {
         head = slot
     }
 
-    /// Detaches `slot` from the links, frees it and returns its entry.
+    /// Detaches `slot` from the links, moves the last entry into it and returns its entry.
     private mutating func unlink(_ slot: Int) -> Entry {
-        let entry = entries[slot]!
         let link = links[slot]
         if link.previous >= 0 { links[link.previous].next = link.next } else { head = link.next }
         if link.next >= 0 { links[link.next].previous = link.previous } else { tail = link.previous }
-        entries[slot] = nil
-        freeSlots.append(slot)
+        let last = entries.count - 1
+        if slot != last { move(last, to: slot) }
+        links.removeLast()
+        let entry = entries.removeLast()
         totalCost -= entry.cost
         return entry
+    }
+
+    /// Moves the entry in slot `from` to the (detached) slot `to`, relinking its neighbours and
+    /// its key; `from` is left to be removed.
+    private mutating func move(_ from: Int, to: Int) {
+        let link = links[from]
+        if link.previous >= 0 { links[link.previous].next = to } else { head = to }
+        if link.next >= 0 { links[link.next].previous = to } else { tail = to }
+        links[to] = link
+        entries.swapAt(from, to)
+        slots[entries[to].key] = to
     }
 }

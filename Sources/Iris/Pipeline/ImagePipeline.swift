@@ -42,7 +42,13 @@ public final class ImagePipeline: Sendable {
         let keys = graph.keys(for: request)
         // A hit needs no task (and no streams): the hot path of a scrolling list.
         if let cached = graph.cachedImage(for: request, keys: keys) { return cached }
-        return try await graph.image(for: request, keys: keys).get().loadedImage(for: request)
+        return try await loadImage(for: request, keys: keys)
+    }
+
+    /// ``image(for:)``'s miss: waits for the process stage. Its own function, so that the hit
+    /// above keeps no async frame holding a copy of the request.
+    private nonisolated(nonsending) func loadImage(for request: ImageRequest, keys: RequestKeys) async throws(ImageError) -> LoadedImage {
+        try await graph.image(for: request, keys: keys).get().loadedImage(for: request)
     }
 
     /// Loads the image at `url` at full size (`file:` URLs are read as files).

@@ -47,14 +47,17 @@ final class PipelineGraph: Sendable {
 
     /// Every key of `request` (see RequestKeys.swift).
     func keys(for request: ImageRequest) -> RequestKeys {
-        RequestKeys(for: request, cacheKeyFilter: configuration.cacheKeyFilter)
+        RequestKeys.derive(for: request, cacheKeyFilter: configuration.cacheKeyFilter)
     }
 
     /// The memory cache's image for `keys`, as `request`'s caller gets it; `nil` when the
     /// request's policy ignores caches. The only read of the memory cache.
     func cachedImage(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
-        guard request.cachePolicy != .reloadIgnoringCache else { return nil }
-        return configuration.memoryCache?.image(for: keys.image)?.scaled(for: request)
+        guard request.cachePolicy != .reloadIgnoringCache, var image = configuration.memoryCache?.image(for: keys.image) else {
+            return nil
+        }
+        image.scale = request.scale   // in place: the image is copied once, out of the cache
+        return image
     }
 
     // MARK: The stages, downstream first

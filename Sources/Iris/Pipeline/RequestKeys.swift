@@ -11,12 +11,36 @@ import FoundationNetworking
 //           ⊂ ProcessKey (+ processors: the process stage, ImageRequestIdentity)
 //     ImageCacheKey = ProcessKey without the cache policy (the memory cache)
 //
-// `RequestKeys(for:cacheKeyFilter:)` derives them from one request; nothing else builds a key.
+// `RequestKeys.derive(for:cacheKeyFilter:)` derives them from one request; nothing else builds a key.
 
 /// Identifies a source's original data: the disk cache's key.
+///
+/// Kept as the source's own name and whether it is a `.data` id, so that deriving it on every
+/// request (a memory hit included) builds no string; ``string`` spells it out for the disk cache.
 struct DataKey: Hashable, Sendable {
+    /// The URL (or what the cache-key filter made of it), the file path, the request's own
+    /// cache key, or the `.data` source's id.
+    let name: String
+    /// Whether `name` is a `.data` source's id, which the disk cache keys as `data:<id>`.
+    let isDataID: Bool
+
+    /// A key that is the source's name as it stands (a URL, a path, a given cache key).
+    init(_ name: String) {
+        self.name = name
+        isDataID = false
+    }
+
+    /// The key of a `.data` source with `id`.
+    init(dataID id: String) {
+        name = id
+        isDataID = true
+    }
+
     /// The key as the disk cache stores it.
-    let string: String
+    var string: String { isDataID ? "data:" + name : name }
+
+    /// Hashes the name alone (what tells keys apart); equality still compares both fields.
+    func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// The fetch stage's key: requests with equal keys share one fetch. The cache policy is part of
@@ -47,23 +71,45 @@ struct ProcessKey: Hashable, Sendable {
 /// may use caches. Opaque: the pipeline makes it (``ImagePipeline/imageKey(for:)``); a custom
 /// ``ImageCaching`` only hashes and compares it.
 public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
-    /// The source's data key (``ImagePipeline/dataKey(for:)``).
-    package let dataKey: String
+    /// The source's data.
+    let data: DataKey
     let target: DecodeTarget?
     let skipsOrientation: Bool
     let processors: [String]
 
-    /// A key made by hand (tests of caches); the pipeline's come from ``RequestKeys``.
-    init(dataKey: String, target: DecodeTarget? = nil, skipsOrientation: Bool = false, processors: [String] = []) {
-        self.dataKey = dataKey
+    /// The key of an image made of `data`'s source.
+    init(data: DataKey, target: DecodeTarget?, skipsOrientation: Bool, processors: [String]) {
+        self.data = data
         self.target = target
         self.skipsOrientation = skipsOrientation
         self.processors = processors
     }
 
+    /// A key made by hand (tests of caches); the pipeline's come from ``RequestKeys``.
+    init(dataKey: String, target: DecodeTarget? = nil, skipsOrientation: Bool = false, processors: [String] = []) {
+        self.init(data: DataKey(dataKey), target: target, skipsOrientation: skipsOrientation, processors: processors)
+    }
+
+    /// The source's data key (``ImagePipeline/dataKey(for:)``).
+    package var dataKey: String { data.string }
+
     /// Whether the two images are made from the same source's data (at any size, with any
     /// processors): what a view may keep showing while a larger decode of it loads.
-    package func hasSameData(as other: ImageCacheKey) -> Bool { dataKey == other.dataKey }
+    package func hasSameData(as other: ImageCacheKey) -> Bool { data == other.data }
+
+    /// Hashes what tells images apart in few steps: the source's name, the target and switches
+    /// packed in two words, then any processors. A memory hit hashes its key once per lookup;
+    /// equality still compares every field.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(data.name)
+        var flags = skipsOrientation ? 1 : 0
+        if let target {
+            flags |= 2 | (target.contentMode == .fill ? 4 : 0) | (target.allowsUpscaling ? 8 : 0)
+        }
+        hasher.combine(target?.size.width ?? 0)
+        hasher.combine((target?.size.height ?? 0) &<< 4 | flags)
+        for processor in processors { hasher.combine(processor) }
+    }
 
     /// The data key, then the target, orientation and processors when set.
     public var description: String {
@@ -90,7 +136,7 @@ package struct RequestKeys: Sendable {
     let cachePolicy: ImageRequest.CachePolicy
 
     /// The disk cache's key.
-    var data: DataKey { DataKey(string: image.dataKey) }
+    var data: DataKey { image.data }
     /// The fetch stage's key.
     var fetch: FetchKey { FetchKey(data: data, cachePolicy: cachePolicy) }
     /// The decode stage's key.
@@ -103,25 +149,28 @@ package struct RequestKeys: Sendable {
     /// The keys of `request`: its data key is the source's (``ImageRequest/Options/cacheKey``
     /// when set, else `cacheKeyFilter` applied to a URL source's URL, else the URL, file path or
     /// data id); the stages' keys add what each stage does.
-    init(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) {
-        image = ImageCacheKey(dataKey: Self.dataKeyString(for: request, cacheKeyFilter: cacheKeyFilter),
-                              target: request.decodeTarget, skipsOrientation: request.options.skipsOrientation,
-                              processors: request.processors.map(\.identifier))
-        cachePolicy = request.cachePolicy
+    ///
+    /// A static function, not an initializer: an initializer takes its arguments owned, which
+    /// costs every call (a memory hit included) a copy of the request.
+    static func derive(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> RequestKeys {
+        RequestKeys(image: ImageCacheKey(data: dataKey(for: request, cacheKeyFilter: cacheKeyFilter),
+                                         target: request.decodeTarget, skipsOrientation: request.options.skipsOrientation,
+                                         processors: request.processors.map(\.identifier)),
+                    cachePolicy: request.cachePolicy)
     }
 
-    private static func dataKeyString(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> String {
-        if let key = request.options.cacheKey { return key }
+    private static func dataKey(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> DataKey {
+        if let key = request.options.cacheKey { return DataKey(key) }
         switch request.source {
         case .url(let url):
-            return cacheKeyFilter?(url) ?? url.absoluteString
+            return DataKey(cacheKeyFilter?(url) ?? url.absoluteString)
         case .urlRequest(let urlRequest):
-            guard let url = urlRequest.url else { return "" }
-            return cacheKeyFilter?(url) ?? url.absoluteString
+            guard let url = urlRequest.url else { return DataKey("") }
+            return DataKey(cacheKeyFilter?(url) ?? url.absoluteString)
         case .file(let url):
-            return url.standardizedFileURL.path
+            return DataKey(url.standardizedFileURL.path)
         case .data(let id, _):
-            return "data:" + id
+            return DataKey(dataID: id)
         }
     }
 }
