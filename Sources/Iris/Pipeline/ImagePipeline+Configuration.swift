@@ -18,7 +18,9 @@ extension ImagePipeline {
         public var limits: DecodingLimits
         /// The most data loads running at once (network, files and `.data` closures alike).
         public var maxConcurrentDownloads: Int
-        /// The most disk-cache reads running at once.
+        /// The most disk-cache reads running at once in their own queue: reads for original
+        /// data (``ImagePipeline/data(for:)``, prefetching to disk). An image request reads the
+        /// disk cache in its decode job (``maxConcurrentDecodes``) and decodes a hit there.
         public var maxConcurrentDataCacheReads: Int
         /// The most decodes running at once.
         public var maxConcurrentDecodes: Int

@@ -8,7 +8,8 @@ import Foundation
 //   ProcessStage   processStages  by ProcessKey  ── processQueue   processors, then memory cache
 //     ▼ follows
 //   DecodeStage    decodeStages   by DecodeKey   ── decodeQueue    decode at the target size
-//     ▼ follows                                    (a .file source: straight from the mapped file)
+//     ▼ follows on a disk-cache miss               (a disk hit: read and decoded in one job;
+//                                                   a .file source: straight from the mapped file)
 //   FetchDataStage fetchDataStages by FetchKey   ── dataCacheQueue disk cache read
 //                                                 ── loadQueue      loader, file, .data closure
 //

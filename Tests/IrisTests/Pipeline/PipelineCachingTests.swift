@@ -46,6 +46,30 @@ extension PipelineTests {
             #expect(loader.loadCount == 1)
         }
 
+        @Test("a disk-cache hit is read and decoded in one decode job, with no fetch stage; a miss then follows one")
+        func diskHitInOneJob() async throws {
+            let loader = PipelineCountingLoader()
+            let disk = InFlightRecordingDataCache()
+            let pipeline = ImagePipeline.testPipeline(loader: loader, dataCache: disk)
+            disk.record { pipeline.inFlight }
+            disk.store(PipelineTestFormat.photo(width: 12, height: 6), for: Self.url.absoluteString)
+
+            let hit = try await pipeline.image(for: ImageRequest(url: Self.url, targetSize: CGSize(width: 6, height: 6)))
+            #expect(hit.bitmap.size == PixelSize(width: 6, height: 3))
+            let hitReads = disk.takeReads()
+            #expect(hitReads.count == 1)
+            #expect(hitReads.first.map { ($0.fetchStages, $0.decodeStages, $0.runningJobs) } ?? (-1, -1, -1) == (0, 1, 1))
+            #expect(loader.loadCount == 0)
+
+            // A miss: the decode job finds nothing and follows the fetch stage, which reads again
+            // (nothing there still) and loads.
+            let other = URL(string: "https://example.com/other.gif")!
+            _ = try await pipeline.image(for: ImageRequest(url: other, targetSize: CGSize(width: 6, height: 6)))
+            let missReads = disk.takeReads()
+            #expect(missReads.map(\.fetchStages) == [0, 1])
+            #expect(loader.loadCount == 1)
+        }
+
         @Test(".returnCacheDataDontLoad fails with .notCached on a miss and never loads")
         func cacheOnlyMiss() async throws {
             let loader = PipelineCountingLoader()
