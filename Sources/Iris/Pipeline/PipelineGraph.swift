@@ -83,7 +83,17 @@ final class PipelineGraph: Sendable {
     func fetchData(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
                    observer: @escaping FetchDataStage.Observer) -> StageSubscription<Data, Data> {
         fetchDataStages.subscribe(to: keys.fetch, priority: priority, observer: observer) {
-            FetchDataStage(graph: self, request: request, keys: keys)
+            FetchDataStage(graph: self, request: request, keys: keys, readsDataCache: true)
+        }
+    }
+
+    /// ``fetchData(_:keys:priority:observer:)`` for a decode stage that has just found the disk
+    /// cache without the data: a stage it starts goes straight to loading (one it joins is
+    /// shared as it is).
+    func fetchDataMissingFromDisk(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
+                                  observer: @escaping FetchDataStage.Observer) -> StageSubscription<Data, Data> {
+        fetchDataStages.subscribe(to: keys.fetch, priority: priority, observer: observer) {
+            FetchDataStage(graph: self, request: request, keys: keys, readsDataCache: false)
         }
     }
 

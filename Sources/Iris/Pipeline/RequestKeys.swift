@@ -38,9 +38,6 @@ struct DataKey: Hashable, Sendable {
 
     /// The key as the disk cache stores it.
     var string: String { isDataID ? "data:" + name : name }
-
-    /// Hashes the name alone (what tells keys apart); equality still compares both fields.
-    func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// The fetch stage's key: requests with equal keys share one fetch. The cache policy is part of

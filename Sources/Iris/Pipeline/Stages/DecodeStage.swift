@@ -28,25 +28,27 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
            let dataCache = graph.configuration.dataCache {
             return readCacheThenDecode(dataCache)
         }
-        followFetch()
+        followFetch(graph.fetchData)
     }
 
     /// Reads the disk cache and, on a hit, decodes in the same job: one queue hop for the most
     /// common load of a scrolling list, not a read job and then a decode job. A miss follows
-    /// the fetch stage (whose own read of the disk cache then finds nothing quickly and loads).
+    /// the fetch stage, which then loads without reading the disk cache again.
     private func readCacheThenDecode(_ dataCache: any DataCaching) {
         let options = decodeOptions()
         let decoders = graph.configuration.decoders
         enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
-            guard let data = dataCache.data(for: keys.data.string) else { return followFetch() }
+            guard let data = dataCache.data(for: keys.data.string) else { return followFetch(graph.fetchDataMissingFromDisk) }
             finish(Result { () throws(ImageError) in try decodeLoaded(data, decoders, options) })
         }
     }
 
-    /// Subscribes to the fetch stage: previews from its partial data, then the decode of its data.
-    private func followFetch() {
-        follow(graph.fetchData,
+    /// Subscribes to the fetch stage through `fetch` (one of the graph's two ways in): previews
+    /// from its partial data, then the decode of its data.
+    private func followFetch(_ fetch: (ImageRequest, RequestKeys, ImageRequest.Priority, @escaping FetchDataStage.Observer)
+        -> StageSubscription<Data, Data>) {
+        follow(fetch,
                partial: { [self] data in decodePreview(of: data) }) { [self] data in
             decode { [self] decoders, options throws(ImageError) in try decodeLoaded(data, decoders, options) }
         }

@@ -8,9 +8,19 @@ import Foundation
 /// download progress and, when progressive decoding is on, the data so far each time a
 /// progressive JPEG completes a scan (``StageEvent/partial(_:)``).
 final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
+    /// Whether the stage reads the disk cache before loading; not when the decode stage that
+    /// started it has just read it (``PipelineGraph/fetchDataMissingFromDisk(_:keys:priority:observer:)``).
+    private let readsDataCache: Bool
+
+    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys, readsDataCache: Bool) {
+        self.readsDataCache = readsDataCache
+        super.init(graph: graph, request: request, keys: keys)
+    }
+
     override func start() {
         let policy = request.cachePolicy
-        if request.source.usesDataLoader, policy != .reloadIgnoringCache, let dataCache = graph.configuration.dataCache {
+        if readsDataCache, request.source.usesDataLoader, policy != .reloadIgnoringCache,
+           let dataCache = graph.configuration.dataCache {
             // The disk cache does blocking I/O: read it in its own queue, off the caller's executor.
             enqueue(in: graph.dataCacheQueue) { [self] in
                 guard !Task.isCancelled else { return }
