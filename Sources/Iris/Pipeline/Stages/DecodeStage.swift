@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Shared by requests with the same data key, target, orientation and cache policy. A file
 /// source is decoded straight from the mapped file (no fetch stage): a large file is never
-/// resident whole. Otherwise the stage subscribes to the fetch stage and, while a progressive
+/// resident whole. A source in the disk cache is read and decoded in one decode job (no fetch
+/// stage). Otherwise the stage subscribes to the fetch stage and, while a progressive
 /// JPEG arrives, decodes previews of the data so far: one at a time, in the decode queue; of the
 /// data offered while one runs only the newest is kept, and decoded next (so the data that came
 /// last before a pause, a whole scan, always gets its preview). Loaded data that does not decode
