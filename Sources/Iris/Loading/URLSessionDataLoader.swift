@@ -40,8 +40,9 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
     ///   - timeout: Seconds without any bytes (waiting for the response, or between pieces of
     ///     the body: a server that stalls mid-body) after which a request fails with
     ///     ``ImageError/network(reason:url:cause:)``, its `urlErrorCode` `.timedOut`. Fractions of a
-    ///     second count, on Linux too (the loader times loads itself). Also lowers a request's
-    ///     own `timeoutInterval`.
+    ///     second count, on Linux too (the loader times loads itself). A request's own
+    ///     `timeoutInterval`, when shorter and set to something other than `URLRequest`'s default
+    ///     (60 s, which every `URLRequest(url:)` carries), shortens it for that request.
     public convenience init(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60) {
         self.init(configuration: configuration, timeout: timeout, clock: .continuous)
     }
@@ -70,6 +71,15 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
+    /// `URLRequest`'s default `timeoutInterval` (60 s).
+    private static let defaultRequestTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
+
+    /// The `timeoutInterval` `request` was given, or nil when it has the default one: every
+    /// `URLRequest(url:)` carries 60 s, which must not cut a longer ``timeout``.
+    static func ownTimeout(of request: URLRequest) -> TimeInterval? {
+        request.timeoutInterval == defaultRequestTimeout ? nil : request.timeoutInterval
+    }
+
     /// The session's own timeout: a second above `timeout`, rounded up to whole seconds
     /// (swift-corelibs-foundation drops the fraction, and would make 0.5 s zero), so the
     /// delegate's exact watchdog acts first. When the watchdog runs on a clock other than real
@@ -91,7 +101,7 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
     public func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
         var sent = request
-        let idleTimeout = min(request.timeoutInterval, timeout)
+        let idleTimeout = min(Self.ownTimeout(of: request) ?? timeout, timeout)
         // The delegate's watchdog times the load out; the session's timer is only a backstop.
         sent.timeoutInterval = Self.backstop(for: idleTimeout, clock: clock)
         let task = session.dataTask(with: sent)

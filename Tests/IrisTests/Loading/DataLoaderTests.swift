@@ -140,6 +140,36 @@ struct DataLoaderTests {
         }
     }
 
+    @Test("a timeout over URLRequest's default 60 s holds for a plain request; a request's own shorter interval still counts")
+    func longTimeoutIsNotCutByTheDefaultInterval() async throws {
+        let png = try HTTPTestImages.png()
+        try await withTestServer { server in
+            server.serve("/held.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
+            server.serve("/own.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
+            let clock = VirtualClock()
+            let loader = URLSessionDataLoader(timeout: 120, clock: clock)
+            let held = Task { await CollectedLoad.collect(loader.loadData(for: URLRequest(url: server.url("/held.png")))) }
+            var own = URLRequest(url: server.url("/own.png"))
+            own.timeoutInterval = 30
+            let ownLoad = Task { await CollectedLoad.collect(loader.loadData(for: own)) }
+            #expect(await pipelineEventually { server.requestCount("/held.png") == 1 && server.requestCount("/own.png") == 1 })
+
+            // 90 s without a byte: past the request's own 30 s and URLRequest's default 60 s,
+            // within the loader's 120 s.
+            clock.advance(by: .seconds(90))
+            let timedOut = await ownLoad.value
+            guard case .network(let reason, _, _) = timedOut.imageError else {
+                Issue.record("expected a network error, got \(String(describing: timedOut.error))")
+                return
+            }
+            #expect(reason == "timed out waiting for the server (30 s)")
+            server.release("/held.png")
+            let loaded = await held.value
+            #expect(loaded.error == nil)
+            expectSameBytes(loaded.body, png)
+        }
+    }
+
     @Test("cancelling the consuming task cancels the request")
     func cancellationClosesTheConnection() async throws {
         let png = try HTTPTestImages.png()
