@@ -76,7 +76,7 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
 
     /// The `timeoutInterval` `request` was given, or nil when it has the default one: every
     /// `URLRequest(url:)` carries 60 s, which must not cut a longer ``timeout``.
-    static func ownTimeout(of request: URLRequest) -> TimeInterval? {
+    private static func ownTimeout(of request: URLRequest) -> TimeInterval? {
         request.timeoutInterval == defaultRequestTimeout ? nil : request.timeoutInterval
     }
 

@@ -61,6 +61,13 @@ final class PipelineGraph: Sendable {
         return image
     }
 
+    /// The disk cache `request` may read: sources that go through the data loader, unless the
+    /// request's policy ignores caches.
+    func readableDataCache(for request: ImageRequest) -> (any DataCaching)? {
+        guard request.source.usesDataLoader, request.cachePolicy != .reloadIgnoringCache else { return nil }
+        return configuration.dataCache
+    }
+
     // MARK: The stages, downstream first
 
     /// Subscribes to the process stage for `request`: the image as the caller gets it.
@@ -79,21 +86,13 @@ final class PipelineGraph: Sendable {
         }
     }
 
-    /// Subscribes to the fetch stage for `request`'s original data.
-    func fetchData(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
+    /// Subscribes to the fetch stage for `request`'s original data. A stage this starts reads
+    /// the disk cache first unless `readsDataCache` is false: the decode stage has read it
+    /// already (a stage it joins is shared as it is).
+    func fetchData(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority, readsDataCache: Bool = true,
                    observer: @escaping FetchDataStage.Observer) -> StageSubscription<Data, Data> {
         fetchDataStages.subscribe(to: keys.fetch, priority: priority, observer: observer) {
-            FetchDataStage(graph: self, request: request, keys: keys, readsDataCache: true)
-        }
-    }
-
-    /// ``fetchData(_:keys:priority:observer:)`` for a decode stage that has just found the disk
-    /// cache without the data: a stage it starts goes straight to loading (one it joins is
-    /// shared as it is).
-    func fetchDataMissingFromDisk(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
-                                  observer: @escaping FetchDataStage.Observer) -> StageSubscription<Data, Data> {
-        fetchDataStages.subscribe(to: keys.fetch, priority: priority, observer: observer) {
-            FetchDataStage(graph: self, request: request, keys: keys, readsDataCache: false)
+            FetchDataStage(graph: self, request: request, keys: keys, readsDataCache: readsDataCache)
         }
     }
 

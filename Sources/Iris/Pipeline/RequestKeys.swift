@@ -87,9 +87,6 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         self.init(data: DataKey(dataKey), target: target, skipsOrientation: skipsOrientation, processors: processors)
     }
 
-    /// The source's data key (``ImagePipeline/dataKey(for:)``).
-    package var dataKey: String { data.string }
-
     /// Whether the two images are made from the same source's data (at any size, with any
     /// processors): what a view may keep showing while a larger decode of it loads.
     package func hasSameData(as other: ImageCacheKey) -> Bool { data == other.data }
@@ -110,7 +107,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The data key, then the target, orientation and processors when set.
     public var description: String {
-        var text = dataKey
+        var text = data.string
         if let target { text += " @\(target)" }
         if skipsOrientation { text += " unoriented" }
         if !processors.isEmpty { text += " | " + processors.joined(separator: " | ") }

@@ -25,11 +25,8 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
                            originalData: try? Data(contentsOf: url, options: .alwaysMapped))
             }
         }
-        if request.source.usesDataLoader, request.cachePolicy != .reloadIgnoringCache,
-           let dataCache = graph.configuration.dataCache {
-            return readCacheThenDecode(dataCache)
-        }
-        followFetch(graph.fetchData)
+        if let dataCache = graph.readableDataCache(for: request) { return readCacheThenDecode(dataCache) }
+        followFetch()
     }
 
     /// Reads the disk cache and, on a hit, decodes in the same job: one queue hop for the most
@@ -40,16 +37,16 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         let decoders = graph.configuration.decoders
         enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
-            guard let data = dataCache.data(for: keys.data.string) else { return followFetch(graph.fetchDataMissingFromDisk) }
+            guard let data = dataCache.data(for: keys.data.string) else { return followFetch() }
             finish(Result { () throws(ImageError) in try decodeLoaded(data, decoders, options) })
         }
     }
 
-    /// Subscribes to the fetch stage through `fetch` (one of the graph's two ways in): previews
-    /// from its partial data, then the decode of its data.
-    private func followFetch(_ fetch: (ImageRequest, RequestKeys, ImageRequest.Priority, @escaping FetchDataStage.Observer)
-        -> StageSubscription<Data, Data>) {
-        follow(fetch,
+    /// Subscribes to the fetch stage: previews from its partial data, then the decode of its
+    /// data. The disk cache is not read there again: this stage has read it, or the request may
+    /// not read it.
+    private func followFetch() {
+        follow({ [graph] in graph.fetchData($0, keys: $1, priority: $2, readsDataCache: false, observer: $3) },
                partial: { [self] data in decodePreview(of: data) }) { [self] data in
             decode { [self] decoders, options throws(ImageError) in try decodeLoaded(data, decoders, options) }
         }

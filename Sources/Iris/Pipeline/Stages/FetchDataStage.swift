@@ -8,8 +8,8 @@ import Foundation
 /// download progress and, when progressive decoding is on, the data so far each time a
 /// progressive JPEG completes a scan (``StageEvent/partial(_:)``).
 final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
-    /// Whether the stage reads the disk cache before loading; not when the decode stage that
-    /// started it has just read it (``PipelineGraph/fetchDataMissingFromDisk(_:keys:priority:observer:)``).
+    /// Whether the stage reads the disk cache before loading; not when a decode stage started it
+    /// (see ``PipelineGraph/fetchData(_:keys:priority:readsDataCache:observer:)``).
     private let readsDataCache: Bool
 
     init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys, readsDataCache: Bool) {
@@ -18,9 +18,7 @@ final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
     }
 
     override func start() {
-        let policy = request.cachePolicy
-        if readsDataCache, request.source.usesDataLoader, policy != .reloadIgnoringCache,
-           let dataCache = graph.configuration.dataCache {
+        if readsDataCache, let dataCache = graph.readableDataCache(for: request) {
             // The disk cache does blocking I/O: read it in its own queue, off the caller's executor.
             enqueue(in: graph.dataCacheQueue) { [self] in
                 guard !Task.isCancelled else { return }
