@@ -13,11 +13,12 @@ deps:
 build: deps
 	$(SWIFT) build $(TRAITS) --build-tests
 
-# The suite runs once: a failure fails, there is no second attempt (a retry that turns red into
-# green hides real races). No test waits on the machine's speed: time is driven through the
-# clocks the code takes, and the test server's steps are released by the tests. The stress suite
-# (10,000 requests, thousands of cancels) runs by itself after the rest: it fills both cores, and
-# runs faster alone.
+# Each test runs once: a failure fails, there is no second attempt (a retry that turns red into
+# green hides real races). The two lines below are not a retry: they run disjoint sets, every
+# suite but the stress suite, then the stress suite (10,000 requests, thousands of cancels) by
+# itself, since it fills both cores and runs faster alone. No test waits on the machine's speed:
+# time is driven through the clocks the code takes, the test server's steps are released by the
+# tests, and every deadline (10 minutes) is only a hang detector.
 test: build
 	$(SWIFT) test $(TRAITS) --skip-build --skip FailureModeStressTests
 	$(SWIFT) test $(TRAITS) --skip-build --filter FailureModeStressTests
