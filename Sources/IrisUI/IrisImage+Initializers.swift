@@ -7,21 +7,23 @@ import SwiftUI
 
 extension IrisImage {
     /// Shows the image at `url` at its natural size (`scale` pixels per point), a grey
-    /// placeholder until it is there: as `AsyncImage(url:scale:)`.
-    public init(url: URL?, scale: CGFloat = 1) where Content == IrisImageDefaultContent {
+    /// placeholder until it is there: as `AsyncImage(url:scale:)`. `label` names the image for
+    /// VoiceOver (without one it is read as an image, and `.accessibilityLabel` names it).
+    public init(url: URL?, scale: CGFloat = 1, label: Text? = nil) where Content == IrisImageDefaultContent {
         self.init(loading: .natural(url.map { ImageRequest(url: $0, scale: Double(scale)) }), transaction: Transaction()) {
-            IrisImageDefaultContent(phase: $0)
+            IrisImageDefaultContent(phase: $0, label: label)
         }
     }
 
     /// Shows the image at `url` through `content`, `placeholder` until it is there: as
-    /// `AsyncImage(url:scale:content:placeholder:)`. Decoded for the space the view is offered ×
-    /// the display scale (its natural size when no size is offered).
-    public init<I: View, P: View>(url: URL?, scale: CGFloat = 1,
+    /// `AsyncImage(url:scale:content:placeholder:)`. Decoded to cover the space the view is
+    /// offered × the display scale (its natural size when no size is offered); `content` gets
+    /// the image at its natural point size at `scale`, named `label` for VoiceOver when given.
+    public init<I: View, P: View>(url: URL?, scale: CGFloat = 1, label: Text? = nil,
                                   @ViewBuilder content: @escaping (Image) -> I,
                                   @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {
         self.init(loading: .sizedToView(url.map { ImageRequest(url: $0, scale: Double(scale)) }), transaction: Transaction()) {
-            Self.imageOrPlaceholder($0, content, placeholder)
+            Self.imageOrPlaceholder($0, label, content, placeholder)
         }
     }
 
@@ -43,27 +45,37 @@ extension IrisImage {
 
     /// Shows the image whose encoded bytes `load` returns. A new `id` (any `Equatable` value, as
     /// `.task(id:)` takes) loads again. `cacheKey` decides sharing: views and requests with the
-    /// same key share one image (coalesced, cached); without one the image is this view's own and
-    /// no other view is ever handed it (see ``DataSourceKeys``). `targetSize` is in points; `nil`
-    /// decodes for the view's slot.
+    /// same key share one image (coalesced, cached); without one, views made at this same place
+    /// in the code (`fileID`, `line`, `column`: leave them to the compiler) with equal `Hashable`
+    /// ids share it, so a `List` row made again finds its image in memory, and no other view is
+    /// ever handed it (an id that is only `Equatable` keeps the image this view's own). Pass a
+    /// `cacheKey` when one line of code shows ids of different kinds (a view type wrapping
+    /// `IrisImage` for posts and for authors). `targetSize` is in points; `nil` decodes for the
+    /// view's slot. `label` names the image for VoiceOver.
     public init<ID: Equatable & Sendable, I: View, P: View>(
-        id: ID, cacheKey: String? = nil, targetSize: CGSize? = nil, load: @escaping @Sendable () async throws -> Data,
+        id: ID, cacheKey: String? = nil, targetSize: CGSize? = nil, label: Text? = nil,
+        fileID: String = #fileID, line: Int = #line, column: Int = #column,
+        load: @escaping @Sendable () async throws -> Data,
         @ViewBuilder content: @escaping (Image) -> I,
         @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {
-        self.init(loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, load: load), transaction: Transaction()) {
-            Self.imageOrPlaceholder($0, content, placeholder)
+        let place = ViewPlace(fileID: fileID, line: line, column: column)
+        self.init(loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load),
+                  transaction: Transaction()) {
+            Self.imageOrPlaceholder($0, label, content, placeholder)
         }
         options.scalesTargetToDisplay = true
     }
 
     /// Shows the image whose encoded bytes `load` returns through `content`, which gets the
-    /// phase; a new `id` loads again, `cacheKey` shares (as above). `targetSize` is in points;
-    /// `nil` decodes for the view's slot.
+    /// phase; a new `id` loads again, `cacheKey` shares, the place scopes the id (as above).
+    /// `targetSize` is in points; `nil` decodes for the view's slot.
     public init<ID: Equatable & Sendable>(id: ID, cacheKey: String? = nil, targetSize: CGSize? = nil,
+                                          fileID: String = #fileID, line: Int = #line, column: Int = #column,
                                           load: @escaping @Sendable () async throws -> Data,
                                           transaction: Transaction = Transaction(),
                                           @ViewBuilder content: @escaping (ImagePhase) -> Content) {
-        self.init(loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, load: load),
+        let place = ViewPlace(fileID: fileID, line: line, column: column)
+        self.init(loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load),
                   transaction: transaction, content: content)
         options.scalesTargetToDisplay = true
     }
@@ -77,8 +89,8 @@ extension IrisImage {
 
     @ViewBuilder
     private static func imageOrPlaceholder<I: View, P: View>(
-        _ phase: ImagePhase, _ content: (Image) -> I, _ placeholder: () -> P) -> _ConditionalContent<I, P> {
-        if let image = phase.image {
+        _ phase: ImagePhase, _ label: Text?, _ content: (Image) -> I, _ placeholder: () -> P) -> _ConditionalContent<I, P> {
+        if let image = label.flatMap({ phase.image(label: $0) }) ?? phase.image {
             content(image)
         } else {
             placeholder()
@@ -89,10 +101,11 @@ extension IrisImage {
 /// What ``IrisImage/init(url:scale:)`` shows: the image at its natural size, or a grey box.
 public struct IrisImageDefaultContent: View {
     let phase: ImagePhase
+    let label: Text?
 
     /// The image, or a grey box until there is one.
     public var body: some View {
-        if let image = phase.image {
+        if let image = label.flatMap({ phase.image(label: $0) }) ?? phase.image {
             image
         } else {
             Color.secondary.opacity(0.2)

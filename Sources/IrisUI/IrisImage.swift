@@ -18,12 +18,14 @@ import SwiftUI
 ///
 /// A thin shell over ``ImageModel``, which makes every decision. Unless a target size is given,
 /// the image is decoded for the space the view is *offered* (its slot, ``ImageSlot``), not for
-/// the size of the content it shows: a 100×100 frame decodes 100×100 points × the display scale
-/// whatever the placeholder is; along a scroll view's axis the other side decides; with no size
-/// offered at all the image is decoded at its natural size (up to
-/// ``ViewTargetSize/openSidePixels`` a side), as `AsyncImage` shows it. ``init(url:scale:)``
-/// always shows the natural size. An animated image plays (the model's player wakes once per
-/// frame, pauses off screen and in the background).
+/// the size of the content it shows: a 100×100 frame decodes to cover 100×100 points × the
+/// display scale whatever the placeholder is (so `scaledToFill` is sharp without a content-mode
+/// modifier; `.contentMode(.fit)` decodes to fit instead); along a scroll view's axis the other
+/// side decides; with no size offered at all the image is decoded at its natural size (up to
+/// 4,096 px a side). Content shown without `resizable()` keeps its natural point size at the
+/// request's `scale`, as with `AsyncImage`. An animated image plays while it can be seen (on
+/// screen, inside its scroll view's visible area, its window not covered, its app active) and
+/// `.animatesFrames` is on.
 public struct IrisImage<Content: View>: View {
     /// Where the view's model comes from and how its request is made.
     enum Loading {
@@ -31,8 +33,8 @@ public struct IrisImage<Content: View>: View {
         case natural(ImageRequest?)
         /// A request decoded for the slot unless it has a target size.
         case sizedToView(ImageRequest?)
-        /// The bytes a closure returns: `id` reloads, `cacheKey` shares.
-        case data(id: any Equatable & Sendable, cacheKey: String?, targetSize: CGSize?,
+        /// The bytes a closure returns: `id` reloads, `cacheKey` shares, `place` scopes the id.
+        case data(id: any Equatable & Sendable, cacheKey: String?, targetSize: CGSize?, place: ViewPlace,
                   load: @Sendable () async throws -> Data)
         /// A model owned elsewhere; the view shows it and never loads or cancels.
         case shared(ImageModel)
@@ -43,8 +45,8 @@ public struct IrisImage<Content: View>: View {
     let content: (ImagePhase) -> Content
     var options = IrisImageOptions()
 
-    /// The view's own model, made once per view identity (the `StateObject` initialiser is an
-    /// autoclosure), not at every update of the parent.
+    /// The view's own model (made on first use, so a view showing a shared model makes none) and
+    /// its viewer token, kept for the life of the view identity.
     @StateObject private var storage = ImageModelStorage()
     @Environment(\.displayScale) private var displayScale
     @Environment(\.scenePhase) private var scenePhase
@@ -60,12 +62,16 @@ public struct IrisImage<Content: View>: View {
     public var body: some View {
         switch loading {
         case .shared(let model):
-            phaseView(of: model)
+            ImageSlotLayout {
+                sharedMarker(of: model)
+                content(options.animatesFrames ? model.displayedPhase : model.phase)
+                    .animation(model.animatesPhaseChange ? transaction.animation : nil, value: model.phase.kind)
+            }
         case .natural, .sizedToView, .data:
             let model = storage.model
             ImageSlotLayout {
                 slotMarker(of: model)
-                phaseView(of: model)
+                content(model.displayedPhase)
             }
             .onChange(of: model.identity(of: request(for: model))) { startLoading(model) }
             .onChange(of: options.settings.priority) { model.priority = options.settings.priority ?? .normal }
@@ -75,8 +81,8 @@ public struct IrisImage<Content: View>: View {
         }
     }
 
-    /// The clear view that stands for the slot: measured for the decode size, and there to appear
-    /// and disappear even when the content is empty.
+    /// The clear view that stands for the slot: measured for the decode size, and there to appear,
+    /// disappear, scroll out of sight and report completions even when the content is empty.
     private func slotMarker(of model: ImageModel) -> some View {
         Color.clear
             .allowsHitTesting(false)
@@ -89,13 +95,24 @@ public struct IrisImage<Content: View>: View {
                 model.viewDidAppear()
             }
             .onDisappear { model.viewDidDisappear() }
+            .onScrollVisibilityChange(threshold: 0.01) { model.viewVisibilityDidChange(scrollViewport: $0) }
+            .modifier(WindowVisibility { model.viewVisibilityDidChange(window: $0) })
+            .onChange(of: model.resultCount) { report(model.phase) }
     }
 
-    /// The content for `model`'s phase (the animation's current frame while it plays), animated
-    /// with the transaction unless the model says not to (a memory-cache hit, a reset).
-    private func phaseView(of model: ImageModel) -> some View {
-        content(model.displayedPhase)
-            .animation(model.animatesPhaseChange ? transaction.animation : nil, value: model.phase.kind)
+    /// The marker of a view showing a shared model: it reports only whether the view can be seen
+    /// and whether it animates, so the shared animation plays while any of its views is visible.
+    private func sharedMarker(of model: ImageModel) -> some View {
+        let viewer = storage.viewer
+        return Color.clear
+            .allowsHitTesting(false)
+            .accessibilityHidden(true)
+            .onAppear { model.viewer(viewer, onScreen: true, animates: options.animatesFrames) }
+            .onDisappear { model.viewerDidLeave(viewer) }
+            .onScrollVisibilityChange(threshold: 0.01) { model.viewer(viewer, scrollViewport: $0) }
+            .modifier(WindowVisibility { model.viewer(viewer, window: $0) })
+            .onChange(of: options.animatesFrames) { model.viewer(viewer, animates: options.animatesFrames) }
+            .onChange(of: scenePhase, initial: true) { model.appDidChange(isActive: scenePhase != .background) }
             .onChange(of: model.resultCount) { report(model.phase) }
     }
 
@@ -103,8 +120,8 @@ public struct IrisImage<Content: View>: View {
     private func request(for model: ImageModel) -> ImageRequest? {
         let base: ImageRequest? = switch loading {
         case .natural(let request), .sizedToView(let request): request
-        case .data(let id, let cacheKey, let targetSize, let load):
-            model.dataRequest(id: id, cacheKey: cacheKey, targetSize: targetSize, load: load)
+        case .data(let id, let cacheKey, let targetSize, let place, let load):
+            model.dataRequest(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load)
         case .shared: nil
         }
         guard var request = base.map(options.settings.applied(to:)) else { return nil }
@@ -114,6 +131,11 @@ public struct IrisImage<Content: View>: View {
 
     private func startLoading(_ model: ImageModel) {
         model.pipeline = options.pipeline ?? environmentPipeline
+        model.slotContentMode = options.settings.contentMode
+        // The whole change from placeholder to image animates with the transaction (the layout
+        // around it too), as `AsyncImage` does; a memory hit never animates.
+        let transaction = transaction
+        model.phaseChangeAnimator = transaction.animation == nil ? nil : { change in withTransaction(transaction, change) }
         let request = request(for: model)
         switch loading {
         case .natural:
@@ -133,10 +155,12 @@ public struct IrisImage<Content: View>: View {
     }
 }
 
-/// Holds an ``IrisImage``'s own model for the life of the view.
+/// Holds an ``IrisImage``'s own model (made on first use) and viewer token for the life of the
+/// view.
 @MainActor
 final class ImageModelStorage: ObservableObject {
-    let model = ImageModel()
+    private(set) lazy var model = ImageModel()
+    let viewer = ImageViewer()
 }
 
 /// What the modifiers of ``IrisImage`` set.

@@ -1,4 +1,4 @@
-#if canImport(UIKit) || canImport(AppKit)
+#if (canImport(UIKit) && !os(watchOS)) || (canImport(AppKit) && !targetEnvironment(macCatalyst))
 #if canImport(UIKit)
 import UIKit
 #else
@@ -21,12 +21,17 @@ import QuartzCore
 ///
 /// Setting ``request`` or ``url`` (to `nil` too) changes what is on screen before the setter
 /// returns: the image from memory, else the placeholder, never the previous image (a reused cell
-/// shows no stale row). Loaded pixels go to the view's layer as they are (`CALayer.contents`);
-/// the placeholder and failure image show in ``placeholderView``, a platform image view, as the
-/// platform shows images. Without constraints the view takes the image's size
-/// (`intrinsicContentSize`), and an unsized view loads the image at its natural size. An
-/// animated image plays (the model's player wakes once per frame), paused off screen and while
-/// the app is in the background. A thin shell over ``ImageModel``, which decides.
+/// shows no stale row). Loaded pixels go to the view's layer as they are: on UIKit its own layer's
+/// `contents`; on AppKit through `updateLayer()` (`wantsUpdateLayer`), the one place AppKit lets a
+/// layer-backed view set its layer's contents, with `layerContentsPlacement` for the content mode.
+/// The placeholder and failure image show in ``placeholderView``, a platform image view, as the
+/// platform shows images. Without constraints the view takes the image's natural size
+/// (`intrinsicContentSize`), and an unsized view loads the image at its natural size. VoiceOver
+/// reads the view as an image once one is shown; set `accessibilityLabel` to name it. An
+/// animated image plays (the model's player wakes once per frame) while the view can be seen:
+/// paused off its window, scrolled out of its scroll views, in a covered window (macOS), while
+/// the app is in the background, or with ``animatesFrames`` off. A thin shell over
+/// ``ImageModel``, which decides.
 @MainActor
 public final class IrisImageView: PlatformView {
     /// How a newly loaded image appears.
@@ -76,7 +81,8 @@ public final class IrisImageView: PlatformView {
     public var imageContentMode: Iris.ContentMode = .fit {
         didSet {
             settings.contentMode = imageContentMode
-            hostLayer.contentsGravity = imageContentMode == .fill ? .resizeAspectFill : .resizeAspect
+            model.slotContentMode = imageContentMode
+            applyContentMode()
             if let request { self.request = request }
         }
     }
@@ -105,6 +111,13 @@ public final class IrisImageView: PlatformView {
     private var shownSize: CGSize?
     /// Numbers observation scopes, so only the newest one renders.
     private var observation = 0
+    /// The pixels to show and the fade to apply, handed to the layer in ``updateLayer()`` (AppKit).
+    private var pendingContents: (image: CGImage?, fade: Double?)?
+    /// Observations of the scroll views around the view (their scrolling moves it in and out of
+    /// sight without changing its window).
+    private var scrollObservations: [AnyObject] = []
+    /// The last visibility reported to the model.
+    private var reportedVisible: Bool?
 
     /// Makes an empty image view with its own model.
     public override init(frame: CGRect) {
@@ -123,8 +136,16 @@ public final class IrisImageView: PlatformView {
     }
 
     private func configure() {
-        hostLayer.contentsGravity = .resizeAspect
-        hostLayer.masksToBounds = true
+        model.slotContentMode = imageContentMode
+        #if canImport(UIKit)
+        layer.masksToBounds = true
+        accessibilityTraits = .image
+        #else
+        wantsLayer = true
+        layerContentsRedrawPolicy = .onSetNeedsDisplay
+        setAccessibilityRole(.image)
+        #endif
+        applyContentMode()
         placeholderView.frame = bounds
         placeholderView.configureAsPlaceholder()
         addSubview(placeholderView)
@@ -152,6 +173,42 @@ public final class IrisImageView: PlatformView {
         layoutDidChange()
     }
 
+    /// An image view is an accessibility element once it shows an image (name it with
+    /// `accessibilityLabel`).
+    public override var isAccessibilityElement: Bool {
+        get { shownBitmap != nil }
+        set { super.isAccessibilityElement = newValue }
+    }
+
+    private func applyContentMode() {
+        layer.contentsGravity = imageContentMode == .fill ? .resizeAspectFill : .resizeAspect
+    }
+
+    /// The scroll views around the view: scrolling them moves it in and out of sight.
+    private func observeScrolling() {
+        scrollObservations = []
+        var ancestor = superview
+        while let view = ancestor {
+            if let scrollView = view as? UIScrollView {
+                scrollObservations.append(scrollView.observe(\.contentOffset, options: []) { [weak self] _, _ in
+                    MainActor.assumeIsolated { self?.reportVisibility() }
+                })
+            }
+            ancestor = view.superview
+        }
+    }
+
+    /// The view's bounds and its clipping ancestors', in window coordinates.
+    private func visibleAreaGeometry(in window: UIWindow) -> (frame: CGRect, clips: [CGRect]) {
+        var clips = [window.bounds]
+        var ancestor = superview
+        while let view = ancestor, view !== window {
+            if view.clipsToBounds || view is UIScrollView { clips.append(view.convert(view.bounds, to: window)) }
+            ancestor = view.superview
+        }
+        return (convert(bounds, to: window), clips)
+    }
+
     @objc private func appDidEnterBackground() { model.appDidChange(isActive: false) }
     @objc private func appWillEnterForeground() { model.appDidChange(isActive: true) }
 
@@ -166,10 +223,59 @@ public final class IrisImageView: PlatformView {
         }
     }
     #else
-    /// Tells the model the view went on or off screen.
+    /// Tells the model the view went on or off screen, and whether its new window is visible.
     public override func viewDidMoveToWindow() {
         super.viewDidMoveToWindow()
         windowDidChange()
+        model.viewVisibilityDidChange(window: window.map { $0.occlusionState.contains(.visible) } ?? false)
+    }
+
+    /// Hands the pending pixels to the layer: AppKit asks here (``wantsUpdateLayer``).
+    public override var wantsUpdateLayer: Bool { true }
+
+    /// Sets the layer's contents to the image shown, fading when a load delivered it.
+    public override func updateLayer() {
+        guard let layer, let pending = pendingContents else { return }
+        pendingContents = nil
+        if let duration = pending.fade {
+            let fade = CATransition()
+            fade.type = .fade
+            fade.duration = duration
+            layer.add(fade, forKey: "IrisImageView.fade")
+        }
+        layer.contents = pending.image
+    }
+
+    /// An image view is an accessibility element once it shows an image (name it with
+    /// `setAccessibilityLabel(_:)`).
+    public override func isAccessibilityElement() -> Bool { shownBitmap != nil }
+
+    private func applyContentMode() {
+        layerContentsPlacement = imageContentMode == .fill ? .scaleProportionallyToFill : .scaleProportionallyToFit
+    }
+
+    /// The scroll view around the view: scrolling moves it in and out of sight.
+    private func observeScrolling() {
+        scrollObservations = []
+        guard let clipView = enclosingScrollView?.contentView else { return }
+        clipView.postsBoundsChangedNotifications = true
+        let observer = NotificationCenter.default.addObserver(forName: NSView.boundsDidChangeNotification, object: clipView,
+                                                              queue: .main) { [weak self] _ in
+            MainActor.assumeIsolated { self?.reportVisibility() }
+        }
+        scrollObservations = [ObservationToken(observer)]
+    }
+
+    /// The view's bounds and its clipping ancestors', in window coordinates.
+    private func visibleAreaGeometry(in window: NSWindow) -> (frame: CGRect, clips: [CGRect]) {
+        var clips: [CGRect] = []
+        if let content = window.contentView { clips.append(content.convert(content.bounds, to: nil)) }
+        var ancestor = superview
+        while let view = ancestor {
+            if view is NSClipView { clips.append(view.convert(view.bounds, to: nil)) }
+            ancestor = view.superview
+        }
+        return (convert(bounds, to: nil), clips)
     }
 
     /// Tells the model the slot the view is laid out in.
@@ -186,7 +292,7 @@ public final class IrisImageView: PlatformView {
 
     @objc private func occlusionDidChange(_ notification: Notification) {
         guard let window, notification.object as? NSWindow === window else { return }
-        model.appDidChange(isActive: window.occlusionState.contains(.visible))
+        model.viewVisibilityDidChange(window: window.occlusionState.contains(.visible))
     }
 
     private func observeAppActivity() {
@@ -198,14 +304,29 @@ public final class IrisImageView: PlatformView {
     private func layoutDidChange() {
         placeholderView.frame = bounds
         model.viewLayoutDidChange(slot: ImageSlot(measured: bounds.size), displayScale: displayScale)
+        reportVisibility()
     }
 
     private func windowDidChange() {
         if window == nil {
+            scrollObservations = []
+            reportedVisible = nil
             model.viewDidDisappear()
         } else {
+            observeScrolling()
             model.viewDidAppear()
+            reportVisibility()
         }
+    }
+
+    /// Tells the model whether the view is inside its scroll views' visible area (``VisibleArea``).
+    private func reportVisibility() {
+        guard let window else { return }
+        let geometry = visibleAreaGeometry(in: window)
+        let visible = VisibleArea.isVisible(frame: geometry.frame, clips: geometry.clips)
+        guard visible != reportedVisible else { return }
+        reportedVisible = visible
+        model.viewVisibilityDidChange(scrollViewport: visible)
     }
 
     private func show(_ request: ImageRequest?) {
@@ -243,23 +364,21 @@ public final class IrisImageView: PlatformView {
     private func render() {
         let phase = model.displayedPhase
         let display = ImageViewDisplay(phase: phase, hasFailureImage: failureImage != nil)
+        var fade: Double?
         if model.animatesPhaseChange, case .fadeIn(let duration) = transition, shownKind != phase.kind {
-            let fade = CATransition()
-            fade.type = .fade
-            fade.duration = duration
-            hostLayer.add(fade, forKey: "IrisImageView.fade")
+            fade = duration
         }
         shownKind = phase.kind
         switch display {
         case .image(let image):
-            showPixels(image)
+            showPixels(image, fade: fade)
             placeholderView.isHidden = true
         case .failureImage:
-            showPixels(nil)
+            showPixels(nil, fade: fade)
             placeholderView.image = failureImage
             placeholderView.isHidden = false
         case .placeholder:
-            showPixels(nil)
+            showPixels(nil, fade: fade)
             placeholderView.image = placeholder
             placeholderView.isHidden = placeholder == nil
         }
@@ -270,13 +389,24 @@ public final class IrisImageView: PlatformView {
     }
 
     /// Hands `image`'s pixels to the layer unless they are already there.
-    private func showPixels(_ image: LoadedImage?) {
+    private func showPixels(_ image: LoadedImage?, fade: Double?) {
         if let image, let shownBitmap, shownBitmap.sharesStorage(with: image.bitmap), shownBitmap.size == image.bitmap.size {
             return
         }
+        if image == nil, shownBitmap == nil { return }
         shownBitmap = image?.bitmap
-        hostLayer.contents = image?.bitmap.cgImage
-        if let image { hostLayer.contentsScale = CGFloat(image.scale) }
+        #if canImport(UIKit)
+        if let fade {
+            let transition = CATransition()
+            transition.type = .fade
+            transition.duration = fade
+            layer.add(transition, forKey: "IrisImageView.fade")
+        }
+        layer.contents = image?.bitmap.cgImage
+        #else
+        pendingContents = (image?.bitmap.cgImage, fade)
+        needsDisplay = true
+        #endif
         let size = image.map { CGSize(width: Double($0.bitmap.width) / $0.scale, height: Double($0.bitmap.height) / $0.scale) }
         if size != shownSize {
             shownSize = size
@@ -292,4 +422,12 @@ public final class IrisImageView: PlatformView {
         }
     }
 }
+#if canImport(AppKit) && !canImport(UIKit)
+/// Keeps a notification observer for as long as it is held, removing it when released.
+private final class ObservationToken {
+    private let observer: any NSObjectProtocol
+    init(_ observer: any NSObjectProtocol) { self.observer = observer }
+    deinit { NotificationCenter.default.removeObserver(observer) }
+}
+#endif
 #endif

@@ -1,4 +1,4 @@
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
 import UIKit
 
 /// The platform's view class: `UIView`.
@@ -9,8 +9,6 @@ public typealias PlatformImage = UIImage
 public typealias PlatformImageView = UIImageView
 
 extension UIView {
-    /// The layer that shows the image.
-    var hostLayer: CALayer { layer }
     /// Pixels per point of the screen the view is on.
     var displayScale: Double { Double(traitCollection.displayScale) }
 }
@@ -25,7 +23,7 @@ extension UIImageView {
         isHidden = true
     }
 }
-#elseif canImport(AppKit)
+#elseif canImport(AppKit) && !targetEnvironment(macCatalyst)
 import AppKit
 
 /// The platform's view class: `NSView`.
@@ -36,14 +34,6 @@ public typealias PlatformImage = NSImage
 public typealias PlatformImageView = NSImageView
 
 extension NSView {
-    /// The layer that shows the image (the view is made layer-backed).
-    var hostLayer: CALayer {
-        wantsLayer = true
-        if let layer { return layer }
-        let layer = CALayer()
-        self.layer = layer
-        return layer
-    }
     /// Pixels per point of the screen the view is on.
     var displayScale: Double { Double(window?.backingScaleFactor ?? NSScreen.main?.backingScaleFactor ?? 2) }
 }

@@ -72,6 +72,13 @@ struct LRUList<Key: Hashable, Value> {
         return entries.withUnsafeBufferPointer { project($0[slot].value) }
     }
 
+    /// Calls `body` with `key`'s value in place (writable, not copied), without changing the
+    /// order; `nil` when `key` is absent.
+    mutating func withValue<T>(for key: Key, _ body: (inout Value) -> T) -> T? {
+        guard let slot = slots[key] else { return nil }
+        return body(&entries[slot].value)
+    }
+
     /// Makes `key` the most recently used. Returns whether it was present.
     @discardableResult
     mutating func touch(_ key: Key) -> Bool {

@@ -8,6 +8,11 @@ import Foundation
 /// an actor on the hit path, which also cannot be synchronous).
 ///
 /// An image costing more than ``costLimit`` is not stored.
+///
+/// Under memory pressure (``MemoryPressure``: a memory warning, the app entering the background,
+/// the system's memory-pressure events, as ``MemoryPressureMonitor`` reports them) the cache
+/// gives back what it alone keeps alive; images some view still shows stay, since dropping them
+/// would free nothing (``trim(for:)``).
 public final class MemoryCache: ImageCaching, Sendable {
     private struct Entry {
         var image: LoadedImage
@@ -47,6 +52,7 @@ public final class MemoryCache: ImageCaching, Sendable {
         self.countLimit = max(0, countLimit)
         self.timeToLive = timeToLive
         self.now = now
+        MemoryPressureMonitor.shared.register(self)
     }
 
     /// The image for `key`, which becomes the most recently used; `nil` when absent or expired.
@@ -116,6 +122,34 @@ public final class MemoryCache: ImageCaching, Sendable {
             return removed
         }
         _ = removed
+    }
+
+    // MARK: Memory pressure
+
+    /// Gives memory back for `pressure`: every image that only this cache holds goes on a
+    /// ``MemoryPressure/warning`` or ``MemoryPressure/critical`` event; on
+    /// ``MemoryPressure/background`` the least recently used of them go until the cache costs at
+    /// most a tenth of ``costLimit``. Images a view still shows (some other copy of their pixels
+    /// exists) stay: removing them would free nothing, and a view laid out again finds them.
+    public func trim(for pressure: MemoryPressure) {
+        switch pressure {
+        case .warning, .critical: trim(toCost: 0)
+        case .background: trim(toCost: costLimit / 10)
+        }
+    }
+
+    /// Removes the least recently used images that only this cache holds until the total cost is
+    /// at most `cost` (or none such is left).
+    public func trim(toCost cost: Int) {
+        let removed = state.withLock { list -> [Entry] in
+            var removed: [Entry] = []
+            for key in list.keysByRecency.reversed() where list.totalCost > cost {
+                let onlyHere = list.withValue(for: key) { $0.image.bitmap.isOnlyCopy() } ?? false
+                if onlyHere, let entry = list.remove(key) { removed.append(entry.value) }
+            }
+            return removed
+        }
+        _ = removed // released here, outside the lock
     }
 
     /// Total cost of the stored images, in bytes.

@@ -30,11 +30,10 @@ public struct Bitmap: Sendable {
     /// ``taggedColorSpace`` behind one reference: a bitmap is copied on every hand-over (cache
     /// hits, frames), and an inline profile would make each copy walk its fields.
     private var colorSpaceBox: ColorSpaceBox?
-    #if canImport(CoreGraphics)
-    /// The `CGImage` last made of these pixels (``cgImage``), shared by copies, so a view drawing
-    /// the same pixels again hands Core Animation the same image (no new image, no new upload).
-    let cgImageMemo = CGImageMemo()
-    #endif
+    /// The platform image last made of these pixels (``cgImage`` on Apple platforms), shared by
+    /// copies, so a view drawing the same pixels again hands the screen the same image (no new
+    /// image, no new upload); a copy that writes takes a new one.
+    private(set) var renderingMemo = BitmapRenderingMemo()
 
     /// A bitmap of the given size with every byte zero (transparent black; black for opaque
     /// formats, whose filler byte of `rgbx8` and `bgrx8` is then set to 255).
@@ -104,6 +103,11 @@ public struct Bitmap: Sendable {
     /// them need not hand them to the screen again.
     public func sharesStorage(with other: Bitmap) -> Bool { storage === other.storage }
 
+    /// Whether this value is the only copy of the bitmap (no other `Bitmap` shares its pixels):
+    /// a cache holding the only copy frees the pixels by dropping it, while a bitmap that some
+    /// view also holds costs nothing more for being cached.
+    mutating func isOnlyCopy() -> Bool { isKnownUniquelyReferenced(&renderingMemo) }
+
     /// Width and height.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
@@ -114,7 +118,12 @@ public struct Bitmap: Sendable {
 
     /// Calls `body` with the raw pixel bytes, writable (copies first if shared).
     public mutating func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy()
+            // The memo's image (if any) shows the old pixels: it stays with the copies that still
+            // share them, and this bitmap no longer keeps it (nor, through it, the old storage).
+            renderingMemo = BitmapRenderingMemo()
+        }
         return try withExtendedLifetime(storage) { storage throws(E) in try body(storage.mutableBuffer) }
     }
 

@@ -1,24 +1,65 @@
 import Foundation
 import Iris
 
-/// What image views forward to their model: where they are laid out, whether they are on screen,
+/// What image views forward to their model: where they are laid out, whether they are visible,
 /// whether their app is active, and the `.data` sources they show.
 extension ImageModel {
     // MARK: Size
 
     /// Shows `request` decoded for a view offered `slot` on a display of `displayScale` pixels
-    /// per point (``ViewTargetSize/decodeTarget(for:displayScale:imageScale:contentMode:)``): the
-    /// request's target size, scale and content mode come from the slot. Reloads only when the
-    /// view grows past what was requested for the same source, never when it shrinks.
+    /// per point: the request's target size, scale and content mode come from the slot (a closed
+    /// slot is covered unless ``slotContentMode`` says `.fit`), and the image is shown at its
+    /// natural point size at the request's `scale`. A new layout decodes again only when it needs
+    /// more pixels than were decoded, or less than half on both sides (``DecodeSizeTracker``); a
+    /// layout that needs the same pixels re-keys the image shown (stores it under the new size)
+    /// without decoding. Without a usable display scale (a view in no window) nothing of another
+    /// source stays on screen, and the request loads at the next layout.
     public func load(_ request: ImageRequest, in slot: ImageSlot, displayScale: Double) {
+        let dataKey = pipeline.dataKey(for: request)
         guard let target = ViewTargetSize.decodeTarget(for: slot, displayScale: displayScale, imageScale: request.scale,
-                                                       contentMode: request.contentMode) else { return }
-        let pixels = sizeTracker.target(for: target.pixels, dataKey: pipeline.dataKey(for: request))
+                                                       contentMode: slotContentMode) else {
+            if let shown = self.request, pipeline.dataKey(for: shown) == dataKey { return }
+            let pending = viewRequest
+            reset()
+            viewRequest = pending
+            return
+        }
+        let shownSource: PixelSize? = if let image = phase.loadedImage, !image.isPreview,
+                                         let shown = self.request, pipeline.dataKey(for: shown) == dataKey {
+            image.sourceSize
+        } else {
+            nil
+        }
+        let previous = sizeTracker.current
+        let decision = sizeTracker.decision(for: target, dataKey: dataKey, shownSource: shownSource)
+        naturalScale = request.scale
+        switch decision {
+        case .load(let target):
+            show(Self.sized(request, for: target))
+        case .keep:
+            show(Self.sized(request, for: sizeTracker.current ?? target))
+        case .rekey(let target):
+            let sized = Self.sized(request, for: target)
+            if case .success(let image) = phase, let previous,
+               pipeline.identity(of: Self.sized(request, for: previous)) == requestKeys?.identity {
+                // Same source, processors and settings; only the box changed, not the pixels.
+                pipeline.cache.store(image, for: sized)
+                self.request = sized
+                requestKeys = pipeline.keys(for: sized)
+            } else {
+                show(sized)
+            }
+        }
+    }
+
+    /// `request` with the target size, scale and content mode of `target`.
+    static func sized(_ request: ImageRequest, for target: ViewTargetSize.Target) -> ImageRequest {
         var sized = request
-        sized.targetSize = CGSize(width: Double(pixels.width) / target.scale, height: Double(pixels.height) / target.scale)
+        sized.targetSize = CGSize(width: Double(target.pixels.width) / target.scale,
+                                  height: Double(target.pixels.height) / target.scale)
         sized.scale = target.scale
         sized.contentMode = target.contentMode
-        load(sized)
+        return sized
     }
 
     /// Shows `request` in a view: a request without a target size is decoded for the slot the
@@ -26,6 +67,7 @@ extension ImageModel {
     /// out; a request with a target size loads as it is. `nil` resets at once.
     public func loadForView(_ request: ImageRequest?) {
         viewRequest = request
+        forgetPrivateEntries(keeping: request)
         guard let request else { return reset() }
         guard request.targetSize == nil else { return load(request) }
         guard let viewLayout else {                     // not laid out yet: nothing of another request stays up
@@ -38,7 +80,8 @@ extension ImageModel {
 
     /// The view showing ``loadForView(_:)``'s request was laid out in `slot` on a display of
     /// `displayScale` pixels per point (also when only the scale changed: a window moved to
-    /// another screen): reloads if that needs more pixels than were decoded.
+    /// another screen): decodes again if that needs other pixels (see
+    /// ``load(_:in:displayScale:)``).
     public func viewLayoutDidChange(slot: ImageSlot, displayScale: Double) {
         viewLayout = (slot, displayScale)
         guard let viewRequest, viewRequest.targetSize == nil else { return }
@@ -54,21 +97,34 @@ extension ImageModel {
 
     // MARK: Data sources
 
-    /// The request for the bytes `load` returns, as a view shows it (see ``DataSourceKeys``): a
-    /// new `id` loads again; `cacheKey` shares the image with every request of that key, and
-    /// without it the image is this model's own.
+    /// The request for the bytes `load` returns, as a view made at `place` shows it (see
+    /// `DataSourceKeys`): a new `id` loads again; `cacheKey` shares the image with every request
+    /// of that key; without it, views made at the same `place` with equal `Hashable` ids share
+    /// it (a `List` row made again finds it in memory), and nothing else does. `place` `nil`, or
+    /// an id that is not `Hashable`, keeps the image this model's own.
     public func dataRequest(id: some Equatable & Sendable, cacheKey: String? = nil, targetSize: CGSize? = nil,
+                            place: ViewPlace? = nil,
                             load: @escaping @Sendable () async throws -> Data) -> ImageRequest {
-        ImageRequest(source: .data(id: dataSourceKeys.key(id: id, cacheKey: cacheKey), load: load), targetSize: targetSize)
+        let key = dataSourceKeys.key(id: id, cacheKey: cacheKey, place: place)
+        let request = ImageRequest(source: .data(id: key.string, load: load), targetSize: targetSize)
+        if key.isPrivate { privateEntries.add(request, pipeline: pipeline) }
+        return request
+    }
+
+    /// Removes what was cached under private keys other than `request`'s.
+    private func forgetPrivateEntries(keeping request: ImageRequest?) {
+        guard privateEntries.count > 0 else { return }
+        privateEntries.removeAll(keepingDataKey: request.map(pipeline.dataKey(for:)))
     }
 
     // MARK: Visibility
 
     /// The view that owns this model left the screen: a load in flight is cancelled (to start
-    /// again in ``viewDidAppear()``), a scheduled retry waits, the animation pauses. A shown
-    /// image stays.
+    /// again in ``viewDidAppear()``), a scheduled retry waits, the animation pauses unless
+    /// another view shows it. A shown image stays.
     public func viewDidDisappear() {
         isOnScreen = false
+        visibility.update(.owner) { $0.onScreen = false }
         updatePlayback()
         if let retryTimer {
             retryTimer.cancel()
@@ -84,6 +140,7 @@ extension ImageModel {
     /// ``viewDidDisappear()`` starts again, a retry that waited runs, the animation plays on.
     public func viewDidAppear() {
         isOnScreen = true
+        visibility.update(.owner) { $0.onScreen = true }
         updatePlayback()
         if retryIsPending {
             retryIsPending = false
@@ -95,10 +152,42 @@ extension ImageModel {
         start(request, keys: pipeline.keys(for: request))
     }
 
+    /// The owning view's window became covered or visible again (`window`: macOS occlusion), or
+    /// the view scrolled out of or into its scroll view's visible area (`scrollViewport`): the
+    /// animation pauses while it cannot be seen. Loads go on. `nil` leaves a condition as it was.
+    public func viewVisibilityDidChange(window: Bool? = nil, scrollViewport: Bool? = nil) {
+        visibility.update(.owner) { state in
+            if let window { state.windowVisible = window }
+            if let scrollViewport { state.inScrollViewport = scrollViewport }
+        }
+        updatePlayback()
+    }
+
     /// The app went to the background (`false`) or came back (`true`): animations pause while
     /// it is not active. Loads go on.
     public func appDidChange(isActive active: Bool) {
-        isActive = active
+        visibility.appActive = active
+        updatePlayback()
+    }
+
+    /// A view that shows this model without owning it (`IrisImage(model:)`) reports whether it
+    /// is on screen, whether its window is visible, whether it is inside its scroll view's
+    /// visible area, and whether it animates (`.animatesFrames`): the animation plays while any
+    /// view showing it can see it. `nil` leaves a condition as it was. Never loads or cancels.
+    public func viewer(_ viewer: ImageViewer, onScreen: Bool? = nil, window: Bool? = nil,
+                       scrollViewport: Bool? = nil, animates: Bool? = nil) {
+        visibility.update(.shared(ObjectIdentifier(viewer))) { state in
+            if let onScreen { state.onScreen = onScreen }
+            if let window { state.windowVisible = window }
+            if let scrollViewport { state.inScrollViewport = scrollViewport }
+            if let animates { state.animates = animates }
+        }
+        updatePlayback()
+    }
+
+    /// A sharing view is gone for good: it counts no more.
+    public func viewerDidLeave(_ viewer: ImageViewer) {
+        visibility.remove(.shared(ObjectIdentifier(viewer)))
         updatePlayback()
     }
 
@@ -112,8 +201,8 @@ extension ImageModel {
         return phase.showing(frame: player.currentFrame)
     }
 
-    /// Whether the animation should run now: switched on, on screen, app active.
-    var shouldPlayAnimations: Bool { playsAnimations && isOnScreen && isActive }
+    /// Whether the animation should run now (``PlaybackVisibility``).
+    var shouldPlayAnimations: Bool { visibility.shouldPlay }
 
     /// Plays or pauses the player to match ``shouldPlayAnimations``.
     func updatePlayback() {

@@ -20,7 +20,7 @@ public final class ImageModel {
     public var phase: ImagePhase { shown.phase }
 
     /// The request shown or loading, if any.
-    public private(set) var request: ImageRequest?
+    public internal(set) var request: ImageRequest?
 
     /// Whether a view should animate the change to the current ``phase``: false when it came
     /// from the memory cache within ``load(_:)`` (the image was there before anything was drawn)
@@ -35,10 +35,20 @@ public final class ImageModel {
     public private(set) var animationPlayer: AnimationPlayer?
 
     /// Whether animations play (a view's "first frame only" switch turns this off): an
-    /// animation plays while this is on, its view is on screen and its app is active.
+    /// animation plays while this is on, its app is active and a view showing it is visible
+    /// (see ``viewDidAppear()``, ``viewVisibilityDidChange(window:scrollViewport:)``, ``ImageViewer``).
     public var playsAnimations = true {
-        didSet { updatePlayback() }
+        didSet {
+            visibility.switchedOn = playsAnimations
+            updatePlayback()
+        }
     }
+
+    /// How a view shows its image in a closed slot: `nil` (what a view that says nothing gets)
+    /// decodes to cover the slot, so content drawn with `scaledToFill` is sharp and a slot that
+    /// changes shape as the image arrives decodes once; `.fit` decodes to fit inside it (a UIKit
+    /// view whose layer fits the image); `.fill` covers it.
+    public var slotContentMode: ContentMode?
 
     /// How many results (a success, a memory hit included, or a failure) the model has shown: a
     /// view reports each completion when this changes, also when a new image replaces another
@@ -67,7 +77,7 @@ public final class ImageModel {
 
     private var currentPriority: ImageRequest.Priority = .normal
     /// Keys of ``request`` in the pipeline: what makes two requests "the same image".
-    @ObservationIgnored private var requestKeys: RequestKeys?
+    @ObservationIgnored var requestKeys: RequestKeys?
     /// Counts loads; events of an older load are dropped, so a replaced request never lands.
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var observer: Task<Void, Never>?
@@ -77,19 +87,31 @@ public final class ImageModel {
     /// A retry that came due (or was waiting) while the view was off screen.
     @ObservationIgnored var retryIsPending = false
     @ObservationIgnored var retryTimer: Task<Void, Never>?
-    @ObservationIgnored var sizeTracker = DecodedSizeTracker()
+    @ObservationIgnored var sizeTracker = DecodeSizeTracker()
+    /// The scale of the request a view asked for, when the shown request was sized for its slot:
+    /// images are shown at their natural point size at that scale (``ViewTargetSize/naturalScale(of:requestScale:)``).
+    @ObservationIgnored var naturalScale: Double?
     /// What a view asked to show with ``loadForView(_:)``, and the slot it is laid out in.
     @ObservationIgnored var viewRequest: ImageRequest?
     @ObservationIgnored var viewLayout: (slot: ImageSlot, scale: Double)?
-    /// Keys of the `.data` sources a view shows (``dataRequest(id:cacheKey:targetSize:load:)``).
+    /// Keys of the `.data` sources a view shows (``dataRequest(id:cacheKey:targetSize:place:load:)``).
     @ObservationIgnored var dataSourceKeys = DataSourceKeys()
-    /// Whether the owning view is on screen and its app active: animations play only then.
+    /// Whether the owning view is on screen: loads and retries wait while it is not.
     @ObservationIgnored var isOnScreen = true
-    @ObservationIgnored var isActive = true
+    /// Whether an animation may play: switched on, app active, some view showing it visible.
+    @ObservationIgnored var visibility = PlaybackVisibility()
+    /// What this model cached under keys private to its view, removed when those keys die.
+    @ObservationIgnored nonisolated let privateEntries = PrivateCacheEntries()
     /// The running pipeline task, reachable from `deinit`.
     @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
     /// Sees every phase as it is set (tests record exact sequences with it).
     @ObservationIgnored var phaseObserver: ((ImagePhase) -> Void)?
+
+    /// Wraps each animated phase change (a load's result or preview arriving; never a memory
+    /// hit or a reset): a SwiftUI view passes `{ withTransaction(transaction, $0) }`, so the whole
+    /// change (placeholder to image, and the layout around it) animates, as `AsyncImage`'s
+    /// `transaction` does. `nil` applies changes as they come.
+    @ObservationIgnored public var phaseChangeAnimator: ((() -> Void) -> Void)?
 
     /// Makes an empty model that loads through `pipeline`.
     public init(pipeline: ImagePipeline = .shared) {
@@ -98,6 +120,7 @@ public final class ImageModel {
 
     deinit {
         inFlight.cancel()
+        privateEntries.removeAll()
     }
 
     // MARK: Loading
@@ -106,6 +129,12 @@ public final class ImageModel {
     /// shown before this returns (no placeholder is ever drawn for it). Loading the request that
     /// is already shown or loading does nothing; `nil` resets.
     public func load(_ request: ImageRequest?) {
+        naturalScale = nil
+        show(request)
+    }
+
+    /// ``load(_:)`` keeping ``naturalScale``.
+    func show(_ request: ImageRequest?) {
         guard let request else { return reset() }
         let keys = pipeline.keys(for: request)
         if keys.identity == requestKeys?.identity, !isSuspended {
@@ -139,6 +168,7 @@ public final class ImageModel {
         request = nil
         requestKeys = nil
         viewRequest = nil
+        naturalScale = nil
         failedAttempts = 0
         sizeTracker.reset()
         setPhase(.empty, animated: false)
@@ -275,7 +305,32 @@ public final class ImageModel {
         inFlight.cancel()
     }
 
+    /// Applies a phase change: through ``phaseChangeAnimator`` when it is animated.
     private func setPhase(_ newPhase: ImagePhase, animated: Bool) {
+        let newPhase = atNaturalScale(newPhase)
+        if animated, let phaseChangeAnimator {
+            phaseChangeAnimator { self.applyPhase(newPhase, animated: true) }
+        } else {
+            applyPhase(newPhase, animated: animated)
+        }
+    }
+
+    /// `phase` with its image at its natural scale when the request was sized for a view's slot.
+    private func atNaturalScale(_ phase: ImagePhase) -> ImagePhase {
+        guard let naturalScale else { return phase }
+        switch phase {
+        case .success(var image):
+            image.scale = ViewTargetSize.naturalScale(of: image, requestScale: naturalScale)
+            return .success(image)
+        case .preview(var image):
+            image.scale = ViewTargetSize.naturalScale(of: image, requestScale: naturalScale)
+            return .preview(image)
+        case .empty, .loading, .failure:
+            return phase
+        }
+    }
+
+    private func applyPhase(_ newPhase: ImagePhase, animated: Bool) {
         updateAnimationPlayer(for: newPhase)
         let isResult = switch newPhase {
         case .success, .failure: true
@@ -328,4 +383,33 @@ final class InFlightImageTask: Sendable {
             return task
         }?.cancel()
     }
+}
+
+/// The requests an image model loaded under keys private to its view (a `.data` source whose
+/// id is not `Hashable`), removed from the caches when the key is replaced or the model goes:
+/// nothing can ever ask for them again. Reachable from `deinit`.
+final class PrivateCacheEntries: Sendable {
+    private let entries = LockedState<[(pipeline: ImagePipeline, request: ImageRequest)]>([])
+
+    /// Remembers that `request`, under a private key, may be cached by `pipeline`.
+    func add(_ request: ImageRequest, pipeline: ImagePipeline) {
+        entries.withLock { $0.append((pipeline, request)) }
+    }
+
+    /// Removes from the caches every remembered request whose data key is not `kept`.
+    func removeAll(keepingDataKey kept: String? = nil) {
+        let removed = entries.withLock { entries in
+            var removed: [(pipeline: ImagePipeline, request: ImageRequest)] = []
+            entries.removeAll { entry in
+                guard entry.pipeline.dataKey(for: entry.request) != kept else { return false }
+                removed.append(entry)
+                return true
+            }
+            return removed
+        }
+        for entry in removed { entry.pipeline.cache.remove(entry.request) }
+    }
+
+    /// How many requests are remembered.
+    var count: Int { entries.withLock { $0.count } }
 }

@@ -4,36 +4,48 @@ import Iris
 /// The pixel size an image view asks the decoder for: the space it is offered (an
 /// ``ImageSlot``) × the display scale, rounded up to a bucket.
 ///
+/// A closed slot is *covered* unless the view says to fit (`.contentMode(.fit)`,
+/// `IrisImageView.imageContentMode = .fit`): content drawn with `scaledToFill` is then sharp
+/// without a content-mode modifier, and a slot that changes shape while its image arrives (a
+/// `List` row as tall as its spinner, then as tall as the image) needs the same pixels before and
+/// after, so it decodes once (``DecodeSizeTracker``).
+///
 /// Buckets keep a view that is resized a few points at a time (a split view being dragged, a
 /// cell animating) from decoding again for every size: each side is rounded up to a step of
 /// one eighth of the next power of two (16 px at least), so a request is larger than the view by
 /// less than a quarter (less than 16 px for views under 64 px), usually by less than an eighth.
-public enum ViewTargetSize {
+enum ViewTargetSize {
     /// The longest side, in pixels, an image is decoded at along an open side of its slot. An
     /// image smaller than that shows at its natural size, as `AsyncImage` shows it; a larger one
     /// (a 48 MP photo) is shrunk to it instead of costing hundreds of megabytes.
-    public static let openSidePixels = 4096
+    static let openSidePixels = 4096
 
     /// What a view decodes for a slot: a box in pixels, how to fit the image in it, and the
-    /// scale (pixels per point) the image is shown at.
-    public struct Target: Hashable, Sendable {
+    /// scale (pixels per point) that turns the box into the request's target size.
+    struct Target: Hashable, Sendable, CustomStringConvertible {
         /// The box to decode into, in pixels.
-        public var pixels: PixelSize
+        var pixels: PixelSize
         /// Fit inside or cover the box.
-        public var contentMode: ContentMode
-        /// Pixels per point of the decoded image.
-        public var scale: Double
+        var contentMode: ContentMode
+        /// Pixels per point of the box.
+        var scale: Double
+
+        /// The decoder's target for this box.
+        var decodeTarget: DecodeTarget { DecodeTarget(size: pixels, contentMode: contentMode) }
+
+        var description: String { "\(pixels) \(contentMode) @\(scale)x" }
     }
 
     /// What to decode for a view offered `slot` on a display of `displayScale` pixels per point:
-    /// - both sides given: the slot × the display scale, bucketed, with `contentMode`;
+    /// - both sides given: the slot × the display scale, bucketed, covered unless `contentMode`
+    ///   says `.fit` (`nil`: the view did not say);
     /// - one side open (a scroll view's axis): the given side bucketed, the open one up to
     ///   ``openSidePixels``, fitted (covering an open side would be unbounded);
     /// - both open: the image's natural size (up to ``openSidePixels`` a side) at `imageScale`
     ///   pixels per point, as `AsyncImage(url:scale:)` shows it.
-    /// `nil` when the display scale is not usable.
-    public static func decodeTarget(for slot: ImageSlot, displayScale: Double, imageScale: Double,
-                                    contentMode: ContentMode) -> Target? {
+    /// `nil` when the display scale is not usable (0 while a view is in no window).
+    static func decodeTarget(for slot: ImageSlot, displayScale: Double, imageScale: Double,
+                             contentMode: ContentMode?) -> Target? {
         guard displayScale.isFinite, displayScale > 0 else { return nil }
         if slot.width == nil, slot.height == nil {
             let scale = imageScale.isFinite && imageScale > 0 ? imageScale : 1
@@ -42,7 +54,7 @@ public enum ViewTargetSize {
         let width = slot.width.map { bucket(pixels: $0 * displayScale) } ?? openSidePixels
         let height = slot.height.map { bucket(pixels: $0 * displayScale) } ?? openSidePixels
         return Target(pixels: PixelSize(width: width, height: height),
-                      contentMode: slot.isClosed ? contentMode : .fit, scale: displayScale)
+                      contentMode: slot.isClosed ? contentMode ?? .fill : .fit, scale: displayScale)
     }
 
     private static func bucket(pixels: Double) -> Int {
@@ -58,35 +70,94 @@ public enum ViewTargetSize {
         let step = max(minimumStep, power / 8)
         return (pixels + step - 1) / step * step
     }
+
+    /// The scale (pixels per point) at which `image`, decoded for a view from a request of
+    /// `requestScale`, keeps its natural point size: `requestScale` times the decoder's shrink,
+    /// so a 100 px icon at `scale: 1` is 100 pt whatever the screen, and a 4,000 px photo shrunk
+    /// to 1,000 px for its slot still measures 4,000 pt when shown without `resizable()`, as
+    /// `AsyncImage` shows it. Processors that crop change one side: the larger ratio is the shrink.
+    static func naturalScale(of image: LoadedImage, requestScale: Double) -> Double {
+        let scale = requestScale.isFinite && requestScale > 0 ? requestScale : 1
+        let source = image.sourceSize
+        let pixels = image.bitmap.size
+        guard source.width > 0, source.height > 0, pixels.width > 0, pixels.height > 0 else { return scale }
+        let shrink = max(Double(pixels.width) / Double(source.width), Double(pixels.height) / Double(source.height))
+        return scale * min(1, shrink)
+    }
 }
 
-/// What a view has asked to decode so far, so it reloads only when it grows past that, never when
-/// it shrinks (the decoded image scales down for free).
-struct DecodedSizeTracker {
-    /// The data key the size belongs to: another image starts over.
-    private var dataKey: DataKeyID?
-    /// The largest size requested for it.
-    private(set) var pixels: PixelSize?
+/// What a view has decoded (or is decoding) for one source, and what a new layout needs of it.
+///
+/// A layout asks for a new decode only when the image it needs has more pixels than the one
+/// decoded, or far fewer:
+/// - once an image is shown its source size is known, and the decoded sizes are compared, not
+///   the boxes: a `List` row's spinner-sized slot and its final slot cover a 4:3 photo with the
+///   same pixels, so the image is *re-keyed* (stored under the new box, no decode) rather than
+///   decoded again;
+/// - before that, the boxes are compared;
+/// - a decode at least twice as large as needed on both sides (a transient open or zero layout
+///   decoded at the natural size) is replaced by one at the needed size, so a large decode is
+///   never pinned by a slot that no longer shows it. Shrinking less than that keeps the image
+///   (it scales down for free).
+struct DecodeSizeTracker {
+    /// What to do for a layout.
+    enum Decision: Equatable, CustomStringConvertible {
+        /// Decode for this target.
+        case load(ViewTargetSize.Target)
+        /// The image shown already has the pixels this target needs: show it under this target's
+        /// key, without decoding.
+        case rekey(ViewTargetSize.Target)
+        /// What is shown or loading serves.
+        case keep
 
-    /// Identifies the source whose size is tracked.
-    typealias DataKeyID = String
-
-    /// The pixel size to request for a view now needing `needed` to show the image of `key`:
-    /// `needed` for a new image, else the larger of it and what was requested before.
-    mutating func target(for needed: PixelSize, dataKey key: DataKeyID) -> PixelSize {
-        if key == dataKey, let pixels {
-            let grown = PixelSize(width: max(pixels.width, needed.width), height: max(pixels.height, needed.height))
-            self.pixels = grown
-            return grown
+        var description: String {
+            switch self {
+            case .load(let target): "load \(target)"
+            case .rekey(let target): "rekey \(target)"
+            case .keep: "keep"
+            }
         }
-        dataKey = key
-        pixels = needed
-        return needed
     }
 
-    /// Forgets what was requested.
+    /// The data key the target belongs to: another source starts over.
+    private var dataKey: String?
+    /// The target last asked for (decoded, loading or re-keyed).
+    private(set) var current: ViewTargetSize.Target?
+
+    /// What to do for a view now needing `needed` of the source `key`; `shownSource` is the
+    /// source size of its image shown, when one is.
+    mutating func decision(for needed: ViewTargetSize.Target, dataKey key: String,
+                           shownSource: PixelSize?) -> Decision {
+        guard key == dataKey, let current else { return take(.load(needed), dataKey: key) }
+        if needed == current { return .keep }
+        let have: PixelSize
+        let want: PixelSize
+        if let shownSource {
+            have = current.decodeTarget.outputSize(for: shownSource)
+            want = needed.decodeTarget.outputSize(for: shownSource)
+            if have == want { return take(.rekey(needed), dataKey: key) }
+        } else {
+            guard needed.contentMode == current.contentMode else { return take(.load(needed), dataKey: key) }
+            have = current.pixels
+            want = needed.pixels
+        }
+        let covers = have.width >= want.width && have.height >= want.height
+        let pinsDouble = have.width >= 2 * want.width && have.height >= 2 * want.height
+        return covers && !pinsDouble ? .keep : take(.load(needed), dataKey: key)
+    }
+
+    private mutating func take(_ decision: Decision, dataKey key: String) -> Decision {
+        dataKey = key
+        switch decision {
+        case .load(let target), .rekey(let target): current = target
+        case .keep: break
+        }
+        return decision
+    }
+
+    /// Forgets what was asked for.
     mutating func reset() {
         dataKey = nil
-        pixels = nil
+        current = nil
     }
 }

@@ -17,7 +17,7 @@ extension Bitmap {
     /// sRGB), so a colour-managed display shows the numbers as they were meant.
     public var cgImage: CGImage? {
         guard width > 0, height > 0 else { return nil }
-        return cgImageMemo.image(for: storage, in: colorSpace) { makeCGImage() }
+        return renderingMemo.image(for: storage, in: colorSpace) { makeCGImage() }
     }
 
     private func makeCGImage() -> CGImage? {
@@ -37,23 +37,6 @@ extension Bitmap {
         return CGImage(width: width, height: height, bitsPerComponent: 8, bitsPerPixel: format.bytesPerPixel * 8,
                        bytesPerRow: bytesPerRow, space: space, bitmapInfo: info, provider: provider,
                        decode: nil, shouldInterpolate: true, intent: .defaultIntent)
-    }
-}
-
-/// The `CGImage` made of a bitmap's storage, kept while the bitmap (or a copy) lives. The image
-/// retains the storage it reads, so the storage cannot go away (and its identity cannot be
-/// reused) while it is kept here; a bitmap that wrote has new storage and gets a new image, and
-/// a copy given another colour space label gets one in that space.
-final class CGImageMemo: Sendable {
-    private let kept = LockedState<(storage: ObjectIdentifier, space: ColorSpace, image: CGImage)?>(nil)
-
-    /// The image kept for `storage` in `space`, else the one `make` makes (then kept).
-    func image(for storage: BitmapStorage, in space: ColorSpace, make: () -> CGImage?) -> CGImage? {
-        let identity = ObjectIdentifier(storage)
-        if let kept = kept.withLock({ $0 }), kept.storage == identity, kept.space == space { return kept.image }
-        guard let image = make() else { return nil }
-        kept.withLock { $0 = (identity, space, image) }
-        return image
     }
 }
 
