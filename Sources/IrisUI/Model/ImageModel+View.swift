@@ -46,6 +46,7 @@ extension ImageModel {
                 pipeline.cache.store(image, for: sized)
                 self.request = sized
                 requestKeys = pipeline.keys(for: sized)
+                if !privateEntries.isEmpty { privateEntries.noteLoad(sized, dataKey: dataKey, pipeline: pipeline) }
             } else {
                 show(sized)
             }
@@ -107,13 +108,13 @@ extension ImageModel {
                             load: @escaping @Sendable () async throws -> Data) -> ImageRequest {
         let key = dataSourceKeys.key(id: id, cacheKey: cacheKey, place: place)
         let request = ImageRequest(source: .data(id: key.string, load: load), targetSize: targetSize)
-        if key.isPrivate { privateEntries.add(request, pipeline: pipeline) }
+        if key.isPrivate { privateEntries.addPrivateKey(pipeline.dataKey(for: request)) }
         return request
     }
 
     /// Removes what was cached under private keys other than `request`'s.
     private func forgetPrivateEntries(keeping request: ImageRequest?) {
-        guard privateEntries.count > 0 else { return }
+        guard !privateEntries.isEmpty else { return }
         privateEntries.removeAll(keepingDataKey: request.map(pipeline.dataKey(for:)))
     }
 

@@ -203,6 +203,7 @@ public final class ImageModel {
         let shown: LoadedImage? = if let image = phase.loadedImage, previous?.hasSameData(as: keys.image) == true { image } else { nil }
         self.request = request
         requestKeys = keys
+        if !privateEntries.isEmpty { privateEntries.noteLoad(request, dataKey: pipeline.dataKey(for: request), pipeline: pipeline) }
         if currentPriority != request.priority { currentPriority = request.priority }
 
         if let hit = pipeline.cachedImage(for: request, keys: keys) {
@@ -389,27 +390,45 @@ final class InFlightImageTask: Sendable {
 /// id is not `Hashable`), removed from the caches when the key is replaced or the model goes:
 /// nothing can ever ask for them again. Reachable from `deinit`.
 final class PrivateCacheEntries: Sendable {
-    private let entries = LockedState<[(pipeline: ImagePipeline, request: ImageRequest)]>([])
+    private struct State {
+        var privateDataKeys: Set<String> = []
+        var requests: [(pipeline: ImagePipeline, request: ImageRequest)] = []
+    }
 
-    /// Remembers that `request`, under a private key, may be cached by `pipeline`.
-    func add(_ request: ImageRequest, pipeline: ImagePipeline) {
-        entries.withLock { $0.append((pipeline, request)) }
+    private let state = LockedState(State())
+
+    /// Whether any private key was made.
+    var isEmpty: Bool { state.withLock { $0.privateDataKeys.isEmpty } }
+
+    /// Marks `dataKey` as private to this model.
+    func addPrivateKey(_ dataKey: String) {
+        _ = state.withLock { $0.privateDataKeys.insert(dataKey) }
+    }
+
+    /// Remembers that `request` (of data key `dataKey`) may be cached by `pipeline`, when its key
+    /// is private.
+    func noteLoad(_ request: ImageRequest, dataKey: String, pipeline: ImagePipeline) {
+        state.withLock { state in
+            guard state.privateDataKeys.contains(dataKey) else { return }
+            state.requests.append((pipeline, request))
+        }
     }
 
     /// Removes from the caches every remembered request whose data key is not `kept`.
     func removeAll(keepingDataKey kept: String? = nil) {
-        let removed = entries.withLock { entries in
+        let removed = state.withLock { state in
             var removed: [(pipeline: ImagePipeline, request: ImageRequest)] = []
-            entries.removeAll { entry in
+            state.requests.removeAll { entry in
                 guard entry.pipeline.dataKey(for: entry.request) != kept else { return false }
                 removed.append(entry)
                 return true
             }
+            if let kept { state.privateDataKeys = state.privateDataKeys.filter { $0 == kept } } else { state.privateDataKeys = [] }
             return removed
         }
         for entry in removed { entry.pipeline.cache.remove(entry.request) }
     }
 
     /// How many requests are remembered.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { state.withLock { $0.requests.count } }
 }

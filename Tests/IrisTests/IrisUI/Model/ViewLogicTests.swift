@@ -35,13 +35,26 @@ struct ViewLogicTests {
         #expect(odd?.pixels == PixelSize(width: 80, height: 80))                              // 66.8 → 67 → 80
     }
 
-    @Test("the tracked size grows with the view and never shrinks; another source starts over")
-    func trackerGrowsOnly() {
-        var tracker = DecodedSizeTracker()
-        #expect(tracker.target(for: PixelSize(width: 320, height: 160), dataKey: "a") == PixelSize(width: 320, height: 160))
-        #expect(tracker.target(for: PixelSize(width: 160, height: 80), dataKey: "a") == PixelSize(width: 320, height: 160))
-        #expect(tracker.target(for: PixelSize(width: 384, height: 96), dataKey: "a") == PixelSize(width: 384, height: 160))
-        #expect(tracker.target(for: PixelSize(width: 64, height: 64), dataKey: "b") == PixelSize(width: 64, height: 64))
+    @Test("the tracker keeps a larger decode, reloads for more pixels or for half as many, re-keys the same pixels")
+    func trackerDecisions() {
+        func target(_ width: Int, _ height: Int, _ mode: ContentMode = .fill) -> ViewTargetSize.Target {
+            .init(pixels: PixelSize(width: width, height: height), contentMode: mode, scale: 3)
+        }
+        var tracker = DecodeSizeTracker()
+        #expect(tracker.decision(for: target(1280, 112), dataKey: "a", shownSource: nil) == .load(target(1280, 112)))
+        // Loading, source unknown: boxes compared.
+        #expect(tracker.decision(for: target(1152, 112), dataKey: "a", shownSource: nil) == .keep)
+        #expect(tracker.decision(for: target(1280, 896), dataKey: "a", shownSource: nil) == .load(target(1280, 896)))
+        // Shown, 1600×1200 source: both boxes cover it with 1280×960, so the new box re-keys.
+        var shown = DecodeSizeTracker()
+        _ = shown.decision(for: target(1280, 112), dataKey: "a", shownSource: nil)
+        #expect(shown.decision(for: target(1280, 896), dataKey: "a", shownSource: PixelSize(width: 1600, height: 1200))
+                == .rekey(target(1280, 896)))
+        // Less than half of the decode on both sides: decoded again, smaller; a little less: kept.
+        #expect(shown.decision(for: target(1152, 864), dataKey: "a", shownSource: PixelSize(width: 1600, height: 1200)) == .keep)
+        #expect(shown.decision(for: target(320, 240), dataKey: "a", shownSource: PixelSize(width: 1600, height: 1200))
+                == .load(target(320, 240)))
+        #expect(shown.decision(for: target(64, 64), dataKey: "b", shownSource: nil) == .load(target(64, 64)))
     }
 
     @Test("a view that grows past the decoded size reloads, keeping the smaller image up; shrinking does not")
@@ -51,12 +64,13 @@ struct ViewLogicTests {
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache(),
                                                           decoders: HTTPCountingDecoder.standard(counting: decodes)))
         let model = ImageModel(pipeline: pipeline)
+        model.slotContentMode = .fit                                                        // a UIKit view set to fit
         let request = ImageRequest(source: .data(id: "photo") { photo }, contentMode: .fit)
 
         model.load(request, in: ImageSlot(width: 100, height: 100), displayScale: 2)
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 224, height: 149))   // 200 px → 224; fits 224×224
-        #expect(model.phase.loadedImage?.scale == 2)
+        #expect(model.phase.loadedImage?.scale == 224.0 / 1200)                              // natural size: 1200 pt
 
         let recorder = PhaseRecorder(model)
         model.load(request, in: ImageSlot(width: 60, height: 60), displayScale: 2)           // shrinks
@@ -85,7 +99,7 @@ struct ViewLogicTests {
         model.viewLayoutDidChange(slot: ImageSlot(width: 50, height: 50), displayScale: 3)
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 240, height: 160))   // fills 160×160
-        #expect(model.phase.loadedImage?.scale == 3)
+        #expect(model.phase.loadedImage?.scale == 240.0 / 1200)                             // natural size: 1200 pt
 
         // A request with its own target size loads at once, whatever the layout.
         let sized = ImageModel(pipeline: ImagePipeline(configuration: .init()))

@@ -135,7 +135,7 @@ struct ViewRuntimeTests {
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 112, height: 112))
         model.viewLayoutDidChange(slot: ImageSlot(width: 50, height: 50), displayScale: 3)
-        #expect(await modelEventually { model.phase.kind == .success && model.phase.loadedImage?.scale == 3 })
+        #expect(await modelEventually { model.phase.kind == .success && model.phase.loadedImage?.bitmap.width == 160 })
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 160, height: 160))
         #expect(decodes.count == 2)
     }
@@ -163,11 +163,11 @@ struct ViewRuntimeTests {
         #expect(author.phase.loadedImage?.bitmap.rgba(x: 0, y: 0).b == 255)
 
         var keys = DataSourceKeys()
-        let first = keys.key(id: 7, cacheKey: nil)
-        #expect(keys.key(id: 7, cacheKey: nil) == first)                      // same id: same key, no reload
-        #expect(keys.key(id: Int64(7), cacheKey: nil) != first)               // another type: another id
-        #expect(keys.key(id: 8, cacheKey: nil) != first)
-        #expect(keys.key(id: 8, cacheKey: "avatar-8") == "avatar-8")
+        let first = keys.key(id: 7, cacheKey: nil, place: nil)
+        #expect(keys.key(id: 7, cacheKey: nil, place: nil) == first)          // same id: same key, no reload
+        #expect(keys.key(id: Int64(7), cacheKey: nil, place: nil) != first)   // another type: another id
+        #expect(keys.key(id: 8, cacheKey: nil, place: nil) != first)
+        #expect(keys.key(id: 8, cacheKey: "avatar-8", place: nil).string == "avatar-8")
 
         let calls = PipelineCounter()
         let one = ImageModel(pipeline: pipeline)
@@ -187,11 +187,11 @@ struct ViewRuntimeTests {
             static func == (lhs: Post, rhs: Post) -> Bool { lhs.number == rhs.number }
         }
         var keys = DataSourceKeys()
-        let first = keys.key(id: Post(1), cacheKey: nil)
-        #expect(keys.key(id: Post(1), cacheKey: nil) == first)
-        #expect(keys.key(id: Post(2), cacheKey: nil) != first)
+        let first = keys.key(id: Post(1), cacheKey: nil, place: nil)
+        #expect(keys.key(id: Post(1), cacheKey: nil, place: nil) == first)
+        #expect(keys.key(id: Post(2), cacheKey: nil, place: nil) != first)
         var otherView = DataSourceKeys()
-        #expect(otherView.key(id: Post(1), cacheKey: nil) != first)           // another view: another key
+        #expect(otherView.key(id: Post(1), cacheKey: nil, place: nil) != first)   // another view: another key
     }
 
     // MARK: 5, 6, 7, 10. What the UIKit/AppKit view shows, at once
