@@ -22,6 +22,7 @@ struct IrisExamplesApp: App {
                     NavigationLink("Every initialiser") { EveryInitialiser() }
                     NavigationLink("Shared model") { SharedModelExample() }
                     NavigationLink("AsyncImage idioms") { AsyncImageIdioms() }
+                    NavigationLink("A feed: List rows with spinners") { PostFeed() }
                     #if canImport(UIKit)
                     NavigationLink("UIKit view") { UIKitImageView(url: Photo(id: 10).url) }
                     NavigationLink("UIKit table") { PhotoTable() }
@@ -44,12 +45,12 @@ struct PhotoGrid: View {
                 ForEach(photos) { photo in
                     // A square cell whose full size is offered to the image (its slot).
                     Color.clear.aspectRatio(1, contentMode: .fit).overlay {
+                        // A closed slot is covered by default: scaledToFill is sharp with no modifier.
                         IrisImage(url: photo.url) { image in
                             image.resizable().scaledToFill()
                         } placeholder: {
                             Color.gray.opacity(0.2)
                         }
-                        .contentMode(.fill)
                     }
                     .clipped()
                 }
@@ -179,10 +180,31 @@ struct AsyncImageIdioms: View {
                 IrisImage(url: url) { image in image.resizable().scaledToFit() } placeholder: { ProgressView() }
                     .frame(width: 50, height: 50)
 
-                // Fill and clip: the content overflows its frame; the decode covers the frame, once.
+                // Fill and clip, no content-mode modifier: the decode covers the frame, once.
                 IrisImage(url: url) { image in image.resizable().scaledToFill() } placeholder: { Color.gray }
-                    .contentMode(.fill)
                     .frame(width: 120, height: 120)
+                    .clipped()
+
+                // A fill avatar, as AsyncImage users write it.
+                IrisImage(url: Photo(id: 41).url) { image in image.resizable().scaledToFill() } placeholder: { Color.gray }
+                    .frame(width: 44, height: 44)
+                    .clipShape(Circle())
+
+                // A 1x icon shown without resizable(): its natural size, 100 px = 100 pt on any screen.
+                IrisImage(url: URL(string: "https://example.com/icon-100.png"), scale: 1) { $0 } placeholder: { ProgressView() }
+
+                // Named for VoiceOver: a label parameter, or .accessibilityLabel on phase.image.
+                IrisImage(url: url, label: Text("A harbour at dusk")) { image in image.resizable().scaledToFit() } placeholder: {
+                    ProgressView()
+                }
+                .frame(width: 120, height: 90)
+                IrisImage(url: url) { phase in
+                    phase.image?.resizable().scaledToFit().accessibilityLabel("A harbour at dusk")
+                }
+                .frame(width: 120, height: 90)
+                // A decoration VoiceOver skips.
+                IrisImage(url: url) { phase in phase.decorativeImage?.resizable().scaledToFill() }
+                    .frame(height: 40)
                     .clipped()
 
                 // Two data sources whose ids are equal: each view keeps its own image...
@@ -201,6 +223,32 @@ struct AsyncImageIdioms: View {
                     image.resizable().scaledToFit()
                 } placeholder: { Color.secondary }
                     .frame(width: 40, height: 40)
+            }
+        }
+    }
+}
+
+/// A feed: each List row is as tall as its spinner until its image arrives, then as tall as the
+/// image. The image is decoded once (the spinner's slot is covered, so the grown row needs no
+/// more pixels), and a row scrolled away and back finds it in memory.
+struct PostFeed: View {
+    struct Post: Identifiable, Sendable {
+        let id: Int
+        let alt: String
+        var url: URL { Photo(id: id).url }
+    }
+
+    let posts = (100..<300).map { Post(id: $0, alt: "Photo \($0)") }
+
+    var body: some View {
+        List(posts) { post in
+            IrisImage(url: post.url, label: Text(post.alt)) { image in
+                image.resizable().scaledToFit()
+            } placeholder: {
+                ProgressView()
+            }
+            .onCompletion { result in
+                if case .failure(let error) = result { print("post \(post.id): \(error)") }
             }
         }
     }
@@ -284,6 +332,8 @@ final class PhotoTableController: UITableViewController {
     override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "photo", for: indexPath)
         (cell as? PhotoCell)?.photoView.url = photos[indexPath.row].url
+        // VoiceOver reads the view as an image once one is shown; the label names it.
+        (cell as? PhotoCell)?.photoView.accessibilityLabel = "Photo \(photos[indexPath.row].id)"
         return cell
     }
 }

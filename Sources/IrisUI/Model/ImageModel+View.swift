@@ -10,7 +10,7 @@ extension ImageModel {
     /// per point: the request's target size, scale and content mode come from the slot (a closed
     /// slot is covered unless ``slotContentMode`` says `.fit`), and the image is shown at its
     /// natural point size at the request's `scale`. A new layout decodes again only when it needs
-    /// more pixels than were decoded, or less than half on both sides (``DecodeSizeTracker``); a
+    /// more pixels than were decoded, or less than half on both sides; a
     /// layout that needs the same pixels re-keys the image shown (stores it under the new size)
     /// without decoding. Without a usable display scale (a view in no window) nothing of another
     /// source stays on screen, and the request loads at the next layout.

@@ -7,7 +7,7 @@ import Iris
 ///
 /// The decode size comes from the slot, never from the content shown in it: a spinner or an
 /// `EmptyView` placeholder measures nothing about the image, and `scaledToFill` content
-/// overflows its frame. See ``ViewTargetSize/decodeTarget(for:displayScale:imageScale:contentMode:)``.
+/// overflows its frame. A closed slot is covered unless the view says to fit (``ImageModel/slotContentMode``).
 public struct ImageSlot: Hashable, Sendable, CustomStringConvertible {
     /// The width offered, in points; `nil` when open.
     public let width: Double?
