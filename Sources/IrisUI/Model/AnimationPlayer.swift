@@ -69,7 +69,7 @@ public final class AnimationPlayer {
         runner = Task { [weak self, clock] in
             while let wait = self?.advance() {
                 do {
-                    try await sleep(for: .seconds(wait), on: clock)
+                    try await clock.sleepFromNow(.seconds(wait))
                 } catch {
                     return                               // cancelled: paused or released
                 }

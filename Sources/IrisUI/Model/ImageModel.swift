@@ -287,7 +287,7 @@ public final class ImageModel {
         let generation = generation
         retryTimer = Task { [weak self, clock] in
             do {
-                try await sleep(for: delay, on: clock)
+                try await clock.sleepFromNow(delay)
             } catch {
                 return                                   // cancelled: a new load, or off screen
             }
