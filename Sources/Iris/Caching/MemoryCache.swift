@@ -144,7 +144,7 @@ public final class MemoryCache: ImageCaching, Sendable {
         let removed = state.withLock { list -> [Entry] in
             var removed: [Entry] = []
             for key in list.keysByRecency.reversed() where list.totalCost > cost {
-                let onlyHere = list.withValue(for: key) { $0.image.bitmap.isOnlyCopy() } ?? false
+                let onlyHere = list.withValue(for: key) { $0.image.isOnlyCopy() } ?? false
                 if onlyHere, let entry = list.remove(key) { removed.append(entry.value) }
             }
             return removed

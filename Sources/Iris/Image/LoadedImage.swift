@@ -33,6 +33,14 @@ public struct LoadedImage: Sendable {
         self.data = data
     }
 
+    /// Whether this value is the only holder of its pixels and animation: nothing else (a view, a
+    /// player) shows them, so dropping it frees them. An animation's frames may share the still
+    /// image's pixels, so an animated image is told by its animation alone.
+    mutating func isOnlyCopy() -> Bool {
+        if animation != nil { return isKnownUniquelyReferenced(&animation!) }
+        return bitmap.isOnlyCopy()
+    }
+
     /// Bytes held: pixels, the most an animation can hold (``Animation/costLimit``: its frame
     /// buffer, canvas and encoded data, fixed from the start), and kept data; what the memory
     /// cache counts.
