@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import Iris
 import IrisSamples
@@ -48,4 +47,3 @@ enum DemoExtras {
         return out
     }
 }
-#endif

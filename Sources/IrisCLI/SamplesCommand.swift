@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -69,4 +68,3 @@ struct Sample {
         Sample(name: "huge-10000x10000.png", width: 10000, height: 10000, format: .png, seed: 15),
     ]
 }
-#endif

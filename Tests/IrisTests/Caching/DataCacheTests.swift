@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import IrisTestSupport
 
 /// A fresh directory under the temporary directory; removed by `cleanUp`.
 private func makeDirectory() -> URL {

@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Decoding for display converts embedded profiles to sRGB: the pixels Iris gives equal the
 /// source's numbers rendered to sRGB by Little CMS (used directly, ``ColorReference``), for

@@ -1,6 +1,7 @@
 import Foundation
 import IrisSamples
 @testable import Iris
+import IrisTestSupport
 
 extension DownsampleOnDecodeTests {
     /// Constant inputs of WebP (lossless and lossy, with and without alpha) and GIF.

@@ -1,7 +1,8 @@
-#if os(Linux) && DevelopmentTools
+#if os(Linux)
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// `iris info`, `convert` and `thumbnail` on AVIF, HEIC and JPEG XL files made by avifenc,
 /// heif-enc and cjxl (opaque and with alpha), run as a child process.

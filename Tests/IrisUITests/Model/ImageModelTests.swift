@@ -4,6 +4,7 @@ import IrisTestServer
 import Testing
 @testable import Iris
 @testable import IrisUI
+import IrisTestSupport
 
 /// ``ImageModel`` through a real pipeline, a real loader and a loopback server: the phases a view
 /// sees.

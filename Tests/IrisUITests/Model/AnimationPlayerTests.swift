@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Iris
 @testable import IrisUI
+import IrisTestSupport
 
 /// ``AnimationPlayer`` on a manual clock: which frame shows when.
 @MainActor

@@ -5,6 +5,7 @@ import Observation
 import Testing
 @testable import Iris
 @testable import IrisUI
+import IrisTestSupport
 
 /// The decisions behind what `IrisImage` and `IrisImageView` do at runtime (issue: "the views,
 /// right at runtime"), each proven here on the platform-neutral model the views forward to.

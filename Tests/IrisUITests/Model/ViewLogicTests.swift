@@ -4,6 +4,7 @@ import IrisTestServer
 import Testing
 @testable import Iris
 @testable import IrisUI
+import IrisTestSupport
 
 /// The decisions the Apple views forward to the core: which size to decode, when to reload,
 /// when to cancel and restart, when to animate.

@@ -1,8 +1,8 @@
-#if DevelopmentTools
 import Foundation
 import Iris
 @testable import IrisCLI
 import Testing
+import IrisTestSupport
 
 /// The path `iris thumbnail` takes, on real encoded files: the batch pipeline (decode at the
 /// target, processors), bounded batches, encoding and the planned, whole-file writes.
@@ -81,4 +81,3 @@ struct ThumbnailJobTests {
         #expect(CLITestSupport.fileNames(in: out) == ["a.jpg.jpg", "a.png.jpg", "b.jpg"])
     }
 }
-#endif

@@ -1,9 +1,9 @@
 import Testing
-@testable import Iris
+import Iris
 
 /// The ``ImageError`` `body` throws, or `nil` when it throws nothing; any other error is recorded
 /// as a test issue (Iris throws only `ImageError`).
-func thrownImageError(_ body: () throws -> Void) -> ImageError? {
+package func thrownImageError(_ body: () throws -> Void) -> ImageError? {
     do {
         try body()
         return nil

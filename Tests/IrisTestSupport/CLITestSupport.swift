@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import Iris
 import IrisSamples
@@ -6,9 +5,9 @@ import Testing
 
 /// Helpers of the `iris` command-line tests: a scratch directory, real encoded inputs and the
 /// `iris` executable run as a child process.
-enum CLITestSupport {
+package enum CLITestSupport {
     /// A fresh, existing directory under the temporary directory.
-    static func directory(_ label: String) throws -> URL {
+    package static func directory(_ label: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("iris-cli-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -16,46 +15,46 @@ enum CLITestSupport {
 
     /// Writes a photo-like `width`×`height` image encoded as `format` (by the library's own
     /// encoders) to `url`.
-    static func writePhoto(_ url: URL, width: Int, height: Int, format: ImageFormat = .jpeg, seed: UInt64 = 1) throws {
+    package static func writePhoto(_ url: URL, width: Int, height: Int, format: ImageFormat = .jpeg, seed: UInt64 = 1) throws {
         let bitmap = SampleImages.photo(width: width, height: height, seed: seed)
         let encoder = try #require(ImageEncoders.encoder(for: format))
         try encoder.encode(bitmap, options: EncodeOptions(quality: 85)).write(to: url)
     }
 
     /// The size of the image in the file at `url`, decoded in full.
-    static func decodedSize(_ url: URL) throws -> PixelSize {
+    package static func decodedSize(_ url: URL) throws -> PixelSize {
         try ImageDecoderRegistry.standard.decode(contentsOf: url).bitmap.size
     }
 
     /// Names of the files in `directory`, sorted (none when it is missing).
-    static func fileNames(in directory: URL) -> [String] {
+    package static func fileNames(in directory: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
     }
 
-    /// The `iris` executable SwiftPM built beside this test bundle.
-    static func irisExecutable() throws -> URL {
+    /// The `iris` executable (the IrisCLI target) SwiftPM built beside this test bundle.
+    package static func irisExecutable() throws -> URL {
         var directory = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         for _ in 0..<5 {
             directory = directory.deletingLastPathComponent()
-            let candidate = directory.appendingPathComponent("iris")
+            let candidate = directory.appendingPathComponent("IrisCLI")
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
                FileManager.default.isExecutableFile(atPath: candidate.path) {
                 return candidate
             }
         }
-        throw CLITestError("no iris executable next to \(Bundle.main.executableURL?.path ?? "the test bundle")")
+        throw CLITestError("no IrisCLI executable next to \(Bundle.main.executableURL?.path ?? "the test bundle")")
     }
 
     /// What a finished `iris` child process left: its exit status and standard error.
-    struct Run {
-        var status: Int32
-        var standardError: String
+    package struct Run {
+        package var status: Int32
+        package var standardError: String
     }
 
     /// Runs `iris arguments` to the end. When `interruptAfter` is given, sends the child SIGINT
     /// as soon as its standard error contains that text (never on a timer).
-    static func runIris(_ arguments: [String], interruptAfter marker: String? = nil) async throws -> Run {
+    package static func runIris(_ arguments: [String], interruptAfter marker: String? = nil) async throws -> Run {
         let process = Process()
         process.executableURL = try irisExecutable()
         process.arguments = arguments
@@ -87,8 +86,7 @@ enum CLITestSupport {
 }
 
 /// A failed precondition of a CLI test, with its reason.
-struct CLITestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct CLITestError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
-#endif

@@ -1,25 +1,37 @@
 #if canImport(CPNG)
 import Foundation
-@testable import Iris
+import Iris
 
 /// Writes APNGs: each frame's pixels are compressed by libpng (through ``PNGWriter``), and its
 /// IDAT data is put into the APNG chunks (acTL, fcTL, fdAT) around it.
-enum APNGTestWriter {
+package enum APNGTestWriter {
     /// One frame: its rectangle, straight-alpha pixels, delay and ops.
-    struct Frame {
-        var x = 0, y = 0, width: Int, height: Int
-        var pixels: [RGBA]
-        var delay: (numerator: UInt16, denominator: UInt16) = (1, 10)
+    package struct Frame {
+        package init(x: Int = 0, y: Int = 0, width: Int, height: Int, pixels: [RGBA],
+                     delay: (numerator: UInt16, denominator: UInt16) = (1, 10), dispose: UInt8 = 0, blend: UInt8 = 0) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+            self.pixels = pixels
+            self.delay = delay
+            self.dispose = dispose
+            self.blend = blend
+        }
+
+        package var x = 0, y = 0, width: Int, height: Int
+        package var pixels: [RGBA]
+        package var delay: (numerator: UInt16, denominator: UInt16) = (1, 10)
         /// 0 NONE, 1 BACKGROUND, 2 PREVIOUS.
-        var dispose: UInt8 = 0
+        package var dispose: UInt8 = 0
         /// 0 SOURCE, 1 OVER.
-        var blend: UInt8 = 0
+        package var blend: UInt8 = 0
     }
 
     /// An APNG of `frames` on a `width`×`height` canvas. Frame 0 is the default image unless
     /// `defaultImage` (full canvas) is given, which is then shown by still decoders only.
     /// `declaredFrames` overrides acTL's frame count.
-    static func apng(width: Int, height: Int, frames: [Frame], plays: Int = 0, defaultImage: [RGBA]? = nil,
+    package static func apng(width: Int, height: Int, frames: [Frame], plays: Int = 0, defaultImage: [RGBA]? = nil,
                      declaredFrames: Int? = nil) throws -> Data {
         var out = PNGSampleImage.signature
         out += PNGBytes.ihdr(width: UInt32(width), height: UInt32(height), bitDepth: 8, colorType: 6)
@@ -51,7 +63,7 @@ enum APNGTestWriter {
     }
 
     /// The IDAT bodies libpng writes for straight-alpha `pixels`.
-    static func idat(width: Int, height: Int, pixels: [RGBA]) throws -> [[UInt8]] {
+    package static func idat(width: Int, height: Int, pixels: [RGBA]) throws -> [[UInt8]] {
         let rows = (0..<height).map { y in
             (0..<width).flatMap { x -> [UInt8] in
                 let p = pixels[y * width + x]

@@ -1,6 +1,6 @@
-#if DevelopmentTools
 import Foundation
 import Testing
+import IrisTestSupport
 
 /// The `iris` executable as a user runs it: name clashes stop it before it writes, and Ctrl-C
 /// (SIGINT) stops a batch, leaves no partial file and says what was done.
@@ -46,4 +46,3 @@ struct CommandLineTests {
         #expect(try CLITestSupport.decodedSize(out.appendingPathComponent("first.jpg")).width == 64)
     }
 }
-#endif

@@ -1,22 +1,36 @@
 #if canImport(CPNG)
 import Foundation
-@testable import Iris
+import Iris
 import IrisSamples
 
 /// A PNG test input: its samples as written, and the pixels a decoder must produce for them.
-struct PNGSampleImage {
-    var width: Int
-    var height: Int
-    var colorType: PNGColorType
-    var bitDepth: Int
+package struct PNGSampleImage {
+    package init(width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, samples: [[Int]],
+                 palette: [PNGWriter.PaletteEntry] = [], trns: PNGTransparency? = nil) {
+        self.width = width
+        self.height = height
+        self.colorType = colorType
+        self.bitDepth = bitDepth
+        self.samples = samples
+        self.palette = palette
+        self.trns = trns
+    }
+
+    /// The eight bytes every PNG file starts with.
+    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    package var width: Int
+    package var height: Int
+    package var colorType: PNGColorType
+    package var bitDepth: Int
     /// Samples per row, `width × channels` each, at the bit depth.
-    var samples: [[Int]]
-    var palette: [PNGWriter.PaletteEntry] = []
-    var trns: PNGTransparency?
+    package var samples: [[Int]]
+    package var palette: [PNGWriter.PaletteEntry] = []
+    package var trns: PNGTransparency?
 
     /// Random samples (palette indices within the palette), with the tRNS colour planted on
     /// every fifth pixel when `withTransparency` so the transparent value really occurs.
-    init(width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, withTransparency: Bool, seed: UInt64) {
+    package init(width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, withTransparency: Bool, seed: UInt64) {
         self.width = width
         self.height = height
         self.colorType = colorType
@@ -58,22 +72,22 @@ struct PNGSampleImage {
     }
 
     /// The packed rows PNG stores.
-    var packedRows: [[UInt8]] { samples.map { PNGSampleImage.pack($0, bitDepth: bitDepth) } }
+    package var packedRows: [[UInt8]] { samples.map { PNGSampleImage.pack($0, bitDepth: bitDepth) } }
 
     /// The file, written by libpng.
-    func encoded(interlaced: Bool) throws -> Data {
+    package func encoded(interlaced: Bool) throws -> Data {
         try PNGWriter.write(width: width, height: height, colorType: colorType, bitDepth: bitDepth, rows: packedRows,
                             palette: palette, trns: trns, interlaced: interlaced)
     }
 
     /// The format the decoder must choose.
-    var expectedFormat: PixelFormat {
+    package var expectedFormat: PixelFormat {
         if colorType == .grayAlpha || colorType == .rgba || trns != nil { return .rgba8 }
         return colorType == .gray ? .gray8 : .rgbx8
     }
 
     /// The premultiplied pixel at (x, y), computed from the samples.
-    func expectedPixel(x: Int, y: Int) -> RGBA {
+    package func expectedPixel(x: Int, y: Int) -> RGBA {
         let channels = colorType.channels
         let s = Array(samples[y][(x * channels)..<((x + 1) * channels)])
         let straight: RGBA
@@ -102,7 +116,7 @@ struct PNGSampleImage {
     }
 
     /// A sample at `bitDepth` as 8 bits: low depths scaled to 0–255, 16 bits rounded.
-    static func to8(_ v: Int, bitDepth: Int) -> UInt8 {
+    package static func to8(_ v: Int, bitDepth: Int) -> UInt8 {
         switch bitDepth {
         case 16: UInt8((v * 255 + 32767) / 65535)
         case 8: UInt8(v)
@@ -111,14 +125,14 @@ struct PNGSampleImage {
     }
 
     /// `round(c × a / 255)` per colour channel.
-    static func premultiplied(_ p: RGBA) -> RGBA {
+    package static func premultiplied(_ p: RGBA) -> RGBA {
         let a = Int(p.a)
         func mul(_ c: UInt8) -> UInt8 { UInt8((Int(c) * a + 127) / 255) }
         return RGBA(r: mul(p.r), g: mul(p.g), b: mul(p.b), a: p.a)
     }
 
     /// Samples packed as PNG stores them: big-endian 16-bit, low depths from the high bit.
-    static func pack(_ samples: [Int], bitDepth: Int) -> [UInt8] {
+    package static func pack(_ samples: [Int], bitDepth: Int) -> [UInt8] {
         if bitDepth == 16 { return samples.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
         if bitDepth == 8 { return samples.map { UInt8($0) } }
         var out = [UInt8](repeating: 0, count: (samples.count * bitDepth + 7) / 8)
@@ -132,16 +146,16 @@ struct PNGSampleImage {
 
 
 /// Reading and rewriting PNG chunks, to make damaged and hand-built files.
-enum PNGBytes {
+package enum PNGBytes {
     /// A chunk's position: `offset` is where its length field starts.
-    struct Chunk {
-        var type: String
-        var offset: Int
-        var length: Int
-        var dataRange: Range<Int> { (offset + 8)..<(offset + 8 + length) }
+    package struct Chunk {
+        package var type: String
+        package var offset: Int
+        package var length: Int
+        package var dataRange: Range<Int> { (offset + 8)..<(offset + 8 + length) }
     }
 
-    static func chunks(_ data: Data) -> [Chunk] {
+    package static func chunks(_ data: Data) -> [Chunk] {
         let bytes = [UInt8](data)
         var out: [Chunk] = []
         var offset = 8
@@ -155,30 +169,30 @@ enum PNGBytes {
     }
 
     /// A whole chunk: length, type, data, CRC.
-    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    package static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
         return be32(UInt32(body.count)) + typeBytes + body + be32(crc32(typeBytes + body))
     }
 
     /// An IHDR chunk.
-    static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 2) -> [UInt8] {
+    package static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 2) -> [UInt8] {
         chunk("IHDR", be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0])
     }
 
     /// `data` with the CRC of the chunk at `chunk` recomputed (after its data was changed).
-    static func fixingCRC(_ data: Data, chunk: Chunk) -> Data {
+    package static func fixingCRC(_ data: Data, chunk: Chunk) -> Data {
         var bytes = [UInt8](data)
         let crc = crc32(Array(bytes[(chunk.offset + 4)..<chunk.dataRange.upperBound]))
         bytes.replaceSubrange(chunk.dataRange.upperBound..<(chunk.dataRange.upperBound + 4), with: be32(crc))
         return Data(bytes)
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] {
+    package static func be32(_ v: UInt32) -> [UInt8] {
         [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
     }
 
     /// CRC-32 as PNG uses it (ISO 3309, reflected, polynomial 0xEDB88320).
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Iris
+import Iris
 
 // Large buffers are never compared with `#expect(a == b)`: on a failure Swift Testing diffs the
 // two collections (quadratic), which can hold a cooperative thread for minutes. These compare
@@ -8,7 +8,7 @@ import Testing
 
 /// Expects `actual` to be there and to hold the same bytes as `expected`; returns whether it does.
 @discardableResult
-func expectSameBytes<Actual: Collection<UInt8>>(_ actual: Actual?, _ expected: some Collection<UInt8>, _ context: String = "",
+package func expectSameBytes<Actual: Collection<UInt8>>(_ actual: Actual?, _ expected: some Collection<UInt8>, _ context: String = "",
                                                 sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
     let prefix = context.isEmpty ? "" : "\(context): "
     guard let actual else {
@@ -27,7 +27,7 @@ func expectSameBytes<Actual: Collection<UInt8>>(_ actual: Actual?, _ expected: s
 /// Expects two bitmaps to be equal as ``Bitmap/==`` says (size, format, each row's pixel bytes);
 /// a failure names the sizes, formats or the first differing pixel and its bytes.
 @discardableResult
-func expectSameBytes(_ actual: Bitmap?, _ expected: Bitmap, _ context: String = "",
+package func expectSameBytes(_ actual: Bitmap?, _ expected: Bitmap, _ context: String = "",
                      sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
     let prefix = context.isEmpty ? "" : "\(context): "
     guard let actual else {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Iris
+import Iris
 import IrisSamples
 
 // Test doubles for the pipeline's mechanics: a trivial image format with a counting decoder, a
@@ -10,13 +10,13 @@ import IrisSamples
 
 /// A trivial image format for pipeline tests, a codec plug-in of its own: "IRISTF", width and
 /// height as big-endian UInt32, then raw premultiplied RGBA rows.
-enum PipelineTestFormat {
-    static let magic = Array("IRISTF".utf8)
+package enum PipelineTestFormat {
+    package static let magic = Array("IRISTF".utf8)
     /// The format, recognised by ``PipelineCountingDecoder`` alone.
-    static let format = ImageFormat("iris-test", name: "Iris test format")
+    package static let format = ImageFormat("iris-test", name: "Iris test format")
 
     /// Encodes `bitmap` (converted to RGBA).
-    static func encode(_ bitmap: Bitmap) -> Data {
+    package static func encode(_ bitmap: Bitmap) -> Data {
         let rgba = bitmap.converted(to: .rgba8)
         var data = Data(magic)
         for value in [UInt32(rgba.width), UInt32(rgba.height)] {
@@ -30,24 +30,25 @@ enum PipelineTestFormat {
     }
 
     /// A photo-like test image of `width`×`height`, encoded.
-    static func photo(width: Int = 64, height: Int = 48, seed: UInt64 = 1) -> Data {
+    package static func photo(width: Int = 64, height: Int = 48, seed: UInt64 = 1) -> Data {
         encode(SampleImages.photo(width: width, height: height, seed: seed, format: .rgba8))
     }
 }
 
 /// Decodes ``PipelineTestFormat`` and counts decodes.
-final class PipelineCountingDecoder: ImageDecoding {
-    let formats: Set<ImageFormat> = [PipelineTestFormat.format]
+package final class PipelineCountingDecoder: ImageDecoding {
+    package init() {}
+    package let formats: Set<ImageFormat> = [PipelineTestFormat.format]
     private let decodes = LockedState(0)
 
     /// Decodes so far.
-    var decodeCount: Int { decodes.withLock { $0 } }
+    package var decodeCount: Int { decodes.withLock { $0 } }
 
-    func format(of data: Data) -> ImageFormat? {
+    package func format(of data: Data) -> ImageFormat? {
         data.prefix(6).elementsEqual(PipelineTestFormat.magic) ? PipelineTestFormat.format : nil
     }
 
-    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+    package func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let bytes = [UInt8](data.prefix(14))
         guard bytes.count == 14, Array(bytes[0..<6]) == PipelineTestFormat.magic else {
             throw ImageError.truncated(format: PipelineTestFormat.format, received: data.count, expected: 14)
@@ -56,7 +57,7 @@ final class PipelineCountingDecoder: ImageDecoding {
         return ImageHeader(format: PipelineTestFormat.format, width: read(6), height: read(10), hasAlpha: true)
     }
 
-    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+    package func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         decodes.withLock { $0 += 1 }
         let header = context.header
         let pixels = [UInt8](data.dropFirst(14))
@@ -69,7 +70,7 @@ final class PipelineCountingDecoder: ImageDecoding {
 
 /// A loader serving ``PipelineTestFormat`` images in chunks, counting loads and cancellations.
 /// While held, loads wait (cancellably) until ``release()``.
-final class PipelineCountingLoader: DataLoading {
+package final class PipelineCountingLoader: DataLoading {
     private struct State {
         var started: [URL] = []
         var cancelled: [URL] = []
@@ -81,7 +82,7 @@ final class PipelineCountingLoader: DataLoading {
     private let payload: @Sendable (URL) -> Data
 
     /// Makes a loader. `held`: loads wait for ``release()``.
-    init(held: Bool = false, chunkCount: Int = 4,
+    package init(held: Bool = false, chunkCount: Int = 4,
          payload: @escaping @Sendable (URL) -> Data = { _ in PipelineTestFormat.photo() }) {
         gate = PipelineGate(isOpen: !held)
         self.chunkCount = chunkCount
@@ -89,16 +90,16 @@ final class PipelineCountingLoader: DataLoading {
     }
 
     /// URLs in the order their loads started.
-    var startedURLs: [URL] { state.withLock { $0.started } }
+    package var startedURLs: [URL] { state.withLock { $0.started } }
     /// Loads started.
-    var loadCount: Int { state.withLock { $0.started.count } }
+    package var loadCount: Int { state.withLock { $0.started.count } }
     /// Loads whose consumer cancelled them.
-    var cancelledCount: Int { state.withLock { $0.cancelled.count } }
+    package var cancelledCount: Int { state.withLock { $0.cancelled.count } }
 
     /// Lets held loads (and all later ones) go on.
-    func release() { gate.open() }
+    package func release() { gate.open() }
 
-    func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+    package func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         let url = request.url ?? URL(string: "about:blank")!
         state.withLock { $0.started.append(url) }
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
@@ -126,7 +127,7 @@ final class PipelineCountingLoader: DataLoading {
 }
 
 /// A one-way gate: `wait()` suspends until `open()`; a cancelled waiter returns at once.
-final class PipelineGate: Sendable {
+package final class PipelineGate: Sendable {
     private struct State {
         var isOpen: Bool
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -136,9 +137,9 @@ final class PipelineGate: Sendable {
 
     private let state: LockedState<State>
 
-    init(isOpen: Bool = false) { state = LockedState(State(isOpen: isOpen)) }
+    package init(isOpen: Bool = false) { state = LockedState(State(isOpen: isOpen)) }
 
-    func open() {
+    package func open() {
         let waiters = state.withLock { state in
             state.isOpen = true
             defer { state.waiters = [:] }
@@ -147,7 +148,7 @@ final class PipelineGate: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    func wait() async {
+    package func wait() async {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -172,66 +173,40 @@ final class PipelineGate: Sendable {
 }
 
 /// A plain dictionary memory cache.
-final class PipelineTestMemoryCache: ImageCaching {
+package final class PipelineTestMemoryCache: ImageCaching {
+    package init() {}
     private let images = LockedState<[ImageCacheKey: LoadedImage]>([:])
-    var count: Int { images.withLock { $0.count } }
-    func image(for key: ImageCacheKey) -> LoadedImage? { images.withLock { $0[key] } }
-    func store(_ image: LoadedImage, for key: ImageCacheKey) { images.withLock { $0[key] = image } }
-    func remove(for key: ImageCacheKey) { _ = images.withLock { $0.removeValue(forKey: key) } }
-    func removeAll() { images.withLock { $0 = [:] } }
+    package var count: Int { images.withLock { $0.count } }
+    package func image(for key: ImageCacheKey) -> LoadedImage? { images.withLock { $0[key] } }
+    package func store(_ image: LoadedImage, for key: ImageCacheKey) { images.withLock { $0[key] = image } }
+    package func remove(for key: ImageCacheKey) { _ = images.withLock { $0.removeValue(forKey: key) } }
+    package func removeAll() { images.withLock { $0 = [:] } }
 }
 
 /// A plain dictionary data cache.
-final class PipelineTestDataCache: DataCaching {
+package final class PipelineTestDataCache: DataCaching {
+    package init() {}
     private let entries = LockedState<[String: Data]>([:])
-    var keys: Set<String> { entries.withLock { Set($0.keys) } }
-    func data(for key: String) -> Data? { entries.withLock { $0[key] } }
-    func store(_ data: Data, for key: String) { entries.withLock { $0[key] = data } }
-    func remove(for key: String) { _ = entries.withLock { $0.removeValue(forKey: key) } }
-    func removeAll() { entries.withLock { $0 = [:] } }
-}
-
-/// A plain dictionary data cache that notes, at each read, what the pipeline has in flight
-/// (`record` says how to read it): which stage and job a read runs in.
-final class InFlightRecordingDataCache: DataCaching {
-    private let base = PipelineTestDataCache()
-    private let snapshot = LockedState<(@Sendable () -> PipelineGraph.InFlight)?>(nil)
-    private let reads = LockedState<[PipelineGraph.InFlight]>([])
-
-    /// Reads `inFlight` at every later read of the cache.
-    func record(_ inFlight: @escaping @Sendable () -> PipelineGraph.InFlight) { snapshot.withLock { $0 = inFlight } }
-    /// The snapshots taken so far, oldest first; forgets them.
-    func takeReads() -> [PipelineGraph.InFlight] {
-        reads.withLock { reads in
-            defer { reads = [] }
-            return reads
-        }
-    }
-
-    func data(for key: String) -> Data? {
-        if let inFlight = snapshot.withLock({ $0 }) {
-            let now = inFlight()
-            reads.withLock { $0.append(now) }
-        }
-        return base.data(for: key)
-    }
-    func store(_ data: Data, for key: String) { base.store(data, for: key) }
-    func remove(for key: String) { base.remove(for: key) }
-    func removeAll() { base.removeAll() }
+    package var keys: Set<String> { entries.withLock { Set($0.keys) } }
+    package func data(for key: String) -> Data? { entries.withLock { $0[key] } }
+    package func store(_ data: Data, for key: String) { entries.withLock { $0[key] = data } }
+    package func remove(for key: String) { _ = entries.withLock { $0.removeValue(forKey: key) } }
+    package func removeAll() { entries.withLock { $0 = [:] } }
 }
 
 /// Counts calls (of a `.data` closure, for instance).
-final class PipelineCounter: Sendable {
+package final class PipelineCounter: Sendable {
+    package init() {}
     private let value = LockedState(0)
-    var count: Int { value.withLock { $0 } }
-    func increment() { value.withLock { $0 += 1 } }
+    package var count: Int { value.withLock { $0 } }
+    package func increment() { value.withLock { $0 += 1 } }
 }
 
 /// Polls `condition` every few milliseconds; false when it did not hold within `timeout`.
 /// The timeout is only a hang detector (10 minutes), never what a test checks: the whole suite
 /// starts at once on a two-thread cooperative pool, so a test's wall time is about the suite's
 /// (minutes on a loaded machine), however little work the test itself does.
-nonisolated(nonsending) func pipelineEventually(timeout: Duration = .seconds(600), _ condition: () -> Bool) async -> Bool {
+package nonisolated(nonsending) func pipelineEventually(timeout: Duration = .seconds(600), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
@@ -242,7 +217,7 @@ nonisolated(nonsending) func pipelineEventually(timeout: Duration = .seconds(600
 }
 
 /// Runs `body`; if it takes longer than `timeout`, cancels it and returns false.
-func pipelineWithTimeout(_ timeout: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
+package func pipelineWithTimeout(_ timeout: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
     await withTaskGroup(of: Bool.self) { group in
         group.addTask { await body(); return true }
         group.addTask {
@@ -257,7 +232,7 @@ func pipelineWithTimeout(_ timeout: Duration, _ body: @escaping @Sendable () asy
 
 extension ImagePipeline {
     /// A pipeline over the test format, the given loader and optional caches.
-    static func testPipeline(loader: any DataLoading = PipelineCountingLoader(),
+    package static func testPipeline(loader: any DataLoading = PipelineCountingLoader(),
                              decoder: PipelineCountingDecoder = PipelineCountingDecoder(),
                              memoryCache: (any ImageCaching)? = nil, dataCache: (any DataCaching)? = nil,
                              maxConcurrentDownloads: Int = 6,
@@ -272,7 +247,7 @@ extension ImagePipeline {
 extension ImageTask {
     /// The bytes of the first progress report with any, waiting for it (nil if the task ends
     /// first): where a resumed download starts counting.
-    func firstProgressBytes() async -> Int? {
+    package func firstProgressBytes() async -> Int? {
         for await progress in self.progress where progress.completed > 0 { return progress.completed }
         return nil
     }

@@ -2,6 +2,7 @@ import Foundation
 import Observation
 @testable import Iris
 @testable import IrisUI
+import IrisTestSupport
 
 /// Records every phase an ``ImageModel`` sets, in order.
 @MainActor

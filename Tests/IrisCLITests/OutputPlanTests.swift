@@ -1,7 +1,7 @@
-#if DevelopmentTools
 import Foundation
 @testable import IrisCLI
 import Testing
+import IrisTestSupport
 
 /// Output naming of `iris thumbnail` and `iris sheet`: no two inputs of a batch end in one
 /// file, and no output replaces an input.
@@ -80,4 +80,3 @@ struct OutputPlanTests {
         #expect(error.description.contains("nothing was written"))
     }
 }
-#endif

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Iris
+import Iris
 import IrisSamples
 import IrisTestServer
 
@@ -10,11 +10,11 @@ import IrisTestServer
 
 /// The loader timeout of tests that do not test timeouts: only a hang detector, never what a
 /// test checks (tests of timeouts run the loader on a ``VirtualClock``).
-let httpHangTimeout: TimeInterval = 600
+package let httpHangTimeout: TimeInterval = 600
 
 /// Runs `body` with a started ``TestHTTPServer`` and shuts the server down afterwards.
 /// Runs on the caller's executor (`nonisolated(nonsending)`), so main-actor tests can use it.
-nonisolated(nonsending) func withTestServer<Result>(_ body: (TestHTTPServer) async throws -> Result) async throws -> Result {
+package nonisolated(nonsending) func withTestServer<Result>(_ body: (TestHTTPServer) async throws -> Result) async throws -> Result {
     let server = TestHTTPServer()
     try await server.start()
     do {
@@ -29,52 +29,52 @@ nonisolated(nonsending) func withTestServer<Result>(_ body: (TestHTTPServer) asy
 
 /// Waits until `task` has reported at least `bytes` through its progress stream; false when the
 /// task ended first.
-func progress(of task: ImageTask, reaches bytes: Int) async -> Bool {
+package func progress(of task: ImageTask, reaches bytes: Int) async -> Bool {
     for await progress in task.progress where progress.completed >= bytes { return true }
     return false
 }
 
 /// Real encoded images made with Iris's own encoders.
-enum HTTPTestImages {
+package enum HTTPTestImages {
     /// The photo the encoded images show.
-    static let source = SampleImages.photo(width: 240, height: 160, seed: 11)
+    package static let source = SampleImages.photo(width: 240, height: 160, seed: 11)
 
     /// `source` as PNG.
-    static func png() throws -> Data {
+    package static func png() throws -> Data {
         guard let encoder = ImageEncoders.encoder(for: .png) else { throw ImageError.unsupportedFormat(.png) }
         return try encoder.encode(source, options: EncodeOptions())
     }
 
     /// `source` as baseline JPEG.
-    static func jpeg() throws -> Data {
+    package static func jpeg() throws -> Data {
         guard let encoder = ImageEncoders.encoder(for: .jpeg) else { throw ImageError.unsupportedFormat(.jpeg) }
         return try encoder.encode(source, options: EncodeOptions(quality: 90))
     }
 }
 
 /// Everything one load streamed, and how it ended.
-struct CollectedLoad: Sendable {
+package struct CollectedLoad: Sendable {
     /// The `.response` event's values, if one came.
-    var status: Int?
-    var expectedLength: Int?
-    var mimeType: String?
-    var responseCount = 0
+    package var status: Int?
+    package var expectedLength: Int?
+    package var mimeType: String?
+    package var responseCount = 0
     /// The body pieces in order.
-    var chunks: [Data] = []
+    package var chunks: [Data] = []
     /// The error the stream finished with.
-    var error: (any Error)?
+    package var error: (any Error)?
 
     /// All body pieces joined.
-    var body: Data { chunks.reduce(into: Data()) { $0.append($1) } }
+    package var body: Data { chunks.reduce(into: Data()) { $0.append($1) } }
     /// The error as an ``ImageError``, if it is one.
-    var imageError: ImageError? { error as? ImageError }
+    package var imageError: ImageError? { error as? ImageError }
 
     /// The body bytes received so far.
-    var receivedCount: Int { chunks.reduce(0) { $0 + $1.count } }
+    package var receivedCount: Int { chunks.reduce(0) { $0 + $1.count } }
 
     /// Consumes `stream` to its end, calling `onEvent` with what arrived so far after each event
     /// (to release the server's next piece, or move a test clock, at a known point of the load).
-    static func collect(_ stream: some AsyncSequence<DataLoadingEvent, any Error>,
+    package static func collect(_ stream: some AsyncSequence<DataLoadingEvent, any Error>,
                         onEvent: (CollectedLoad) -> Void = { _ in }) async -> CollectedLoad {
         var load = CollectedLoad()
         do {
@@ -98,28 +98,28 @@ struct CollectedLoad: Sendable {
 }
 
 /// Wraps a real decoder and counts its decodes.
-final class HTTPCountingDecoder: ImageDecoding {
+package final class HTTPCountingDecoder: ImageDecoding {
     private let decoder: any ImageDecoding
     private let counter: PipelineCounter
 
-    init(_ decoder: any ImageDecoding, counter: PipelineCounter) {
+    package init(_ decoder: any ImageDecoding, counter: PipelineCounter) {
         self.decoder = decoder
         self.counter = counter
     }
 
-    var formats: Set<ImageFormat> { decoder.formats }
-    func format(of data: Data) -> ImageFormat? { decoder.format(of: data) }
-    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader { try decoder.readHeader(data) }
-    func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
+    package var formats: Set<ImageFormat> { decoder.formats }
+    package func format(of data: Data) -> ImageFormat? { decoder.format(of: data) }
+    package func readHeader(_ data: Data) throws(ImageError) -> ImageHeader { try decoder.readHeader(data) }
+    package func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
         try decoder.animationSource(for: data, limits: limits)
     }
-    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+    package func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         counter.increment()
         return try decoder.decode(data, context: context)
     }
 
     /// The platform's decoders, all counting into `counter`.
-    static func standard(counting counter: PipelineCounter) -> ImageDecoderRegistry {
+    package static func standard(counting counter: PipelineCounter) -> ImageDecoderRegistry {
         ImageDecoderRegistry(decoders: ImageDecoderRegistry.standard.decoders.map { HTTPCountingDecoder($0, counter: counter) })
     }
 }
