@@ -6,7 +6,7 @@ DEMO := demo-output
 IRIS := .build/release/IrisCLI
 PREFIX ?= /usr/local
 
-.PHONY: test demo deps build install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs
+.PHONY: test lint demo deps build install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs
 
 deps:
 	scripts/install-deps
@@ -23,6 +23,14 @@ build: deps
 test: build
 	$(SWIFT) test --skip-build --skip FailureModeStressTests
 	$(SWIFT) test --skip-build --filter FailureModeStressTests
+
+# swift format (the toolchain's, configured by .swift-format) on the files it leaves clean so far
+# (LINT_FILES; add a file once `swift format --in-place` has been run on it), and Iris's public
+# API against its baseline (scripts/public-api --check: a public change comes with api/Iris.txt).
+LINT_FILES := Package.swift Sources/Iris/Pipeline/PipelineCaches.swift Tests/IrisTests/Support/InFlightRecordingDataCache.swift
+lint:
+	$(SWIFT) format lint --strict --configuration .swift-format $(LINT_FILES)
+	scripts/public-api --check
 
 demo: deps
 	$(SWIFT) build -c release --product IrisCLI

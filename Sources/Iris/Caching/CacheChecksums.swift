@@ -53,16 +53,6 @@ package enum CRC32 {
         }
         return checksum(Array(bytes), continuing: crc)
     }
-
-    /// Bit-by-bit reference implementation (slow; for tests).
-    static func referenceChecksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ polynomial : crc >> 1 }
-        }
-        return ~crc
-    }
 }
 
 /// 128-bit FNV-1a: names disk-cache files after their keys (not cryptographic; the file also
