@@ -19,7 +19,7 @@ struct SamplesCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        if !bench { try await DemoExtras.write(to: directory) }
+        if !bench { try await AnimatedAndRotatedSamples.write(to: directory) }
         for sample in bench ? Sample.benchCorpus : Sample.demoSet {
             let url = directory.appendingPathComponent(sample.name)
             if FileManager.default.fileExists(atPath: url.path) { continue }
@@ -29,7 +29,7 @@ struct SamplesCommand: AsyncParsableCommand {
                 throw ImageError.unsupportedFormat(sample.format)
             }
             let encoded = try encoder.encode(bitmap, options: sample.options)
-            try (sample.exifOrientation.map { DemoExtras.withOrientation($0, encoded) } ?? encoded).write(to: url, options: .atomic)
+            try (sample.exifOrientation.map { AnimatedAndRotatedSamples.withOrientation($0, encoded) } ?? encoded).write(to: url, options: .atomic)
             Terminal.error("wrote \(url.path) (\(sample.width)×\(sample.height) \(sample.format))")
         }
     }

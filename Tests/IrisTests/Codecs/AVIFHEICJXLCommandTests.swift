@@ -7,7 +7,7 @@ import IrisTestSupport
 /// `iris info`, `convert` and `thumbnail` on AVIF, HEIC and JPEG XL files made by avifenc,
 /// heif-enc and cjxl (opaque and with alpha), run as a child process.
 @Suite("iris CLI on AVIF, HEIC, JPEG XL")
-struct NewFormatsCLITests {
+struct AVIFHEICJXLCommandTests {
     @Test("info, convert and thumbnail", .enabled(if: CodecTools.available("avifenc", "heif-enc", "cjxl"), CodecTools.missing("avifenc", "heif-enc", "cjxl")),
           arguments: ["avif", "heic", "jxl"], [false, true])
     func commands(format: String, alpha: Bool) async throws {

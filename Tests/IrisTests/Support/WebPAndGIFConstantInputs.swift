@@ -5,7 +5,7 @@ import IrisTestSupport
 
 extension DownsampleOnDecodeTests {
     /// Constant inputs of WebP (lossless and lossy, with and without alpha) and GIF.
-    static func extraConstantInputs() throws -> [(String, Data)] {
+    static func webPAndGIFConstantInputs() throws -> [(String, Data)] {
         let straight = RGBA(r: 200, g: 120, b: 40, a: 128)
         let translucent = SampleImages.constant(width: 301, height: 203, colour: PNGSampleImage.premultiplied(straight), format: .rgba8)
         let opaque = SampleImages.constant(width: 301, height: 203, colour: RGBA(r: 200, g: 120, b: 40), format: .rgbx8)

@@ -4,7 +4,7 @@ import IrisSamples
 
 /// The demo samples that are more than one encoded photo: an animation with alpha, and a JPEG
 /// whose EXIF orientation turns it upright.
-enum DemoExtras {
+enum AnimatedAndRotatedSamples {
     static func write(to directory: URL) async throws {
         let animated = directory.appendingPathComponent("panning-sticker.webp")
         if !FileManager.default.fileExists(atPath: animated.path) {
