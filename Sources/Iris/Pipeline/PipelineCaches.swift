@@ -59,8 +59,8 @@ struct PipelineCaches: Sendable {
     // MARK: Disk
 
     /// Whether a fetch for `keys` reads the disk cache before loading: there is one, and the
-    /// request may read it (``FetchKey/readsDisk``).
-    func readsData(for keys: RequestKeys) -> Bool { disk != nil && keys.fetch.readsDisk }
+    /// request may read it (``RequestKeys/readsDisk``, part of ``FetchKey``).
+    func readsData(for keys: RequestKeys) -> Bool { disk != nil && keys.readsDisk }
 
     /// The one read of the disk cache for a load: `request`'s original bytes, or `nil` on a miss
     /// or when the request may not read the disk. Blocking I/O: call it in a work-queue job.

@@ -39,3 +39,18 @@ struct ComposedAnimationSource: AnimationFrameSource {
         ComposingFrameDecoder(source: self, frameSize: frameSize, kernel: kernel)
     }
 }
+
+/// Decodes one frame's own pixels (its rectangle), given the frames a walk over the file found.
+protocol AnimationFramePixelReader: Sendable {
+    /// Frame `index`'s pixels, premultiplied RGBA, `frame.width × frame.height`.
+    func pixels(ofFrame index: Int) throws(ImageError) -> FramePixels
+    /// Bytes of encoded data the reader keeps.
+    var encodedByteCount: Int { get }
+}
+
+/// A frame's own pixels (its rectangle, not the canvas): premultiplied RGBA, rows packed.
+struct FramePixels {
+    var width: Int
+    var height: Int
+    var bytes: [UInt8]
+}
