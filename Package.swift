@@ -31,16 +31,21 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // libavif's and libjxl's pkg-config files add -D flags SwiftPM refuses (with a warning);
         // their headers are on the standard include path, so they are found without it.
+        // These three are not linked (their module maps name no library): with what they pull
+        // in they are ~40 shared libraries, loaded on first use instead, not at every start
+        // (CIrisShims/lazy_codecs.c, written by scripts/make-lazy-codec-stubs).
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
-        // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp.
+        // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp,
+        // and opens libavif, libheif and libjxl on first use (dlopen).
         .target(
             name: "CIrisShims",
             dependencies: [
                 .target(name: "CJPEG", condition: linuxOnly),
                 .target(name: "CPNG", condition: linuxOnly),
-            ]
+            ],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
             name: "Iris",
