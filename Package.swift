@@ -125,6 +125,8 @@ let package = Package(
                 .target(name: "CGIF", condition: linuxOnly),
                 // Tests render images to sRGB with Little CMS to compare colours.
                 .target(name: "CLCMS2", condition: linuxOnly),
+                // Four-colour and exhaustively progressive JPEGs, written through the encoder's shim.
+                .target(name: "CIrisShims", condition: linuxOnly),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

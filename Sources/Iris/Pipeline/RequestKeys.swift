@@ -158,25 +158,28 @@ package struct RequestKeys: Sendable {
     /// A static function, not an initializer: an initializer takes its arguments owned, which
     /// costs every call (a memory hit included) a copy of the request.
     static func derive(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> RequestKeys {
-        RequestKeys(image: ImageCacheKey(data: dataKey(for: request, cacheKeyFilter: cacheKeyFilter),
-                                         target: request.decodeTarget, skipsOrientation: request.options.skipsOrientation,
-                                         processors: request.processors.map(\.identifier)),
-                    cachePolicy: request.cachePolicy,
-                    readsDisk: request.source.usesDataLoader && request.cachePolicy != .reloadIgnoringCache)
+        let (data, viaLoader) = dataKey(for: request, cacheKeyFilter: cacheKeyFilter)
+        return RequestKeys(image: ImageCacheKey(data: data, target: request.decodeTarget,
+                                                skipsOrientation: request.options.skipsOrientation,
+                                                processors: request.processors.map(\.identifier)),
+                           cachePolicy: request.cachePolicy,
+                           readsDisk: viaLoader && request.cachePolicy != .reloadIgnoringCache)
     }
 
-    private static func dataKey(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> DataKey {
-        if let key = request.options.cacheKey { return DataKey(key) }
+    /// The data key, and whether the source goes through the data loader (read in the same
+    /// match over the source: a memory hit derives its keys on every call).
+    private static func dataKey(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> (DataKey, viaLoader: Bool) {
+        if let key = request.options.cacheKey { return (DataKey(key), request.source.usesDataLoader) }
         switch request.source {
         case .url(let url):
-            return DataKey(cacheKeyFilter?(url) ?? url.absoluteString)
+            return (DataKey(cacheKeyFilter?(url) ?? url.absoluteString), true)
         case .urlRequest(let urlRequest):
-            guard let url = urlRequest.url else { return DataKey("") }
-            return DataKey(cacheKeyFilter?(url) ?? url.absoluteString)
+            guard let url = urlRequest.url else { return (DataKey(""), true) }
+            return (DataKey(cacheKeyFilter?(url) ?? url.absoluteString), true)
         case .file(let url):
-            return DataKey(url.standardizedFileURL.path)
+            return (DataKey(url.standardizedFileURL.path), false)
         case .data(let id, _):
-            return DataKey(dataID: id)
+            return (DataKey(dataID: id), false)
         }
     }
 }
