@@ -4,11 +4,6 @@ import PackageDescription
 /// System libraries are linked on Linux only; Apple platforms decode with ImageIO.
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
 
-/// What only this package's own tools need: the `iris` command line's argument parser and the
-/// in-process HTTP test server. Off unless asked for (`--traits DevelopmentTools`, as the
-/// Makefile and scripts do), so an app that adds Iris resolves no other package.
-let developmentTools = TargetDependencyCondition.when(traits: ["DevelopmentTools"])
-
 let package = Package(
     name: "Iris",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -16,15 +11,14 @@ let package = Package(
         .library(name: "Iris", targets: ["Iris"]),
         // SwiftUI `IrisImage` and UIKit/AppKit `IrisImageView`: thin shells over `ImageModel`.
         .library(name: "IrisUI", targets: ["IrisUI"]),
-        .executable(name: "iris", targets: ["IrisCLI"]),
-        // The sample images, the test server and the benchmarks are targets, not products: this
-        // package's tools and tests use them, an app never sees them.
-    ],
-    traits: [
-        .trait(name: "DevelopmentTools",
-               description: "The iris command-line tool and the HTTP test server (swift-argument-parser, swift-nio), for this package's demo, tests and benchmarks."),
+        // Everything else is a target, not a product: the `iris` tool (`swift run -c release
+        // IrisCLI`, `make install`), the sample images, the test server and the benchmarks. An
+        // app that adds Iris resolves only the packages its products need, and they need none;
+        // an executable *product* would make every app resolve swift-argument-parser (SwiftPM
+        // keeps a dependency's executables, for plugins), so the tool is not one.
     ],
     dependencies: [
+        // Used only by the IrisCLI executable and the test server: never by a product.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -37,16 +31,21 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // libavif's and libjxl's pkg-config files add -D flags SwiftPM refuses (with a warning);
         // their headers are on the standard include path, so they are found without it.
+        // These three are not linked (their module maps name no library): with what they pull
+        // in they are ~40 shared libraries, loaded on first use instead, not at every start
+        // (CIrisShims/lazy_codecs.c, written by scripts/make-lazy-codec-stubs).
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
-        // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp.
+        // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp,
+        // and opens libavif, libheif and libjxl on first use (dlopen).
         .target(
             name: "CIrisShims",
             dependencies: [
                 .target(name: "CJPEG", condition: linuxOnly),
                 .target(name: "CPNG", condition: linuxOnly),
-            ]
+            ],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
             name: "Iris",
@@ -63,17 +62,18 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // The views; everything in it is Apple-only (`#if canImport`), so it is empty on Linux.
+        // The views (Apple-only files, `#if canImport`) over their model (platform-neutral:
+        // built and tested on Linux too).
         .target(name: "IrisUI", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
         // Deterministic photo-like sample images for the demo, tests and benchmarks.
         .target(name: "IrisSamples", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        // The command-line tool; its folder is IrisCLI so it cannot collide with Sources/Iris on
-        // a case-insensitive disk.
+        // The command-line tool, `iris` (its module is IrisCLI, so it cannot collide with Iris on
+        // a case-insensitive disk; `make install` installs it as `iris`).
         .executableTarget(
             name: "IrisCLI",
             dependencies: [
                 "Iris", "IrisSamples",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: developmentTools),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -81,16 +81,16 @@ let package = Package(
         .target(
             name: "IrisTestServer",
             dependencies: [
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: developmentTools),
-                .product(name: "NIOCore", package: "swift-nio", condition: developmentTools),
-                .product(name: "NIOPosix", package: "swift-nio", condition: developmentTools),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: developmentTools),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/IrisTestServer",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Benchmarks that need no benchmark framework (`swift run -c release --traits
-        // DevelopmentTools PipelineBench`; see scripts/bench-*). Package-benchmark ones are in Benchmarks/.
+        // Benchmarks that need no benchmark framework (`swift run -c release PipelineBench`; see
+        // scripts/bench-*). Package-benchmark ones are in Benchmarks/.
         .executableTarget(
             name: "PipelineBench",
             dependencies: ["Iris", "IrisSamples", "IrisTestServer"],
@@ -98,14 +98,24 @@ let package = Package(
         ),
         .executableTarget(name: "ModelBench", dependencies: ["Iris", "IrisUI", "IrisSamples"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "AnimationBench", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        // What the test targets share: byte comparisons, a virtual clock, counting loaders and
+        // decoders, the HTTP helpers over the test server, test image writers.
+        .target(
+            name: "IrisTestSupport",
+            dependencies: [
+                "Iris", "IrisSamples", "IrisTestServer",
+                .target(name: "CPNG", condition: linuxOnly),
+            ],
+            path: "Tests/IrisTestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // One test target per module.
         .testTarget(
             name: "IrisTests",
             dependencies: [
-                "Iris", "IrisSamples", "IrisTestServer",
-                // The views' model and its decisions (platform-neutral files of IrisUI).
-                "IrisUI",
-                // The CLI's own types (output naming, batches, thumbnail jobs), `@testable`; the
-                // interruption and name-clash tests also run its `iris` executable.
+                "Iris", "IrisSamples", "IrisTestServer", "IrisTestSupport",
+                // The codec conformance tests that read `iris info --json` and `iris frames` run
+                // the tool's executable (built with this dependency).
                 "IrisCLI",
                 // Tests write some inputs with the C libraries directly (CMYK JPEG, every PNG
                 // colour type, GIF).
@@ -115,7 +125,22 @@ let package = Package(
                 .target(name: "CGIF", condition: linuxOnly),
                 // Tests render images to sRGB with Little CMS to compare colours.
                 .target(name: "CLCMS2", condition: linuxOnly),
+                // Four-colour and exhaustively progressive JPEGs, written through the encoder's shim.
+                .target(name: "CIrisShims", condition: linuxOnly),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The views' model and its decisions (the platform-neutral files of IrisUI).
+        .testTarget(
+            name: "IrisUITests",
+            dependencies: ["Iris", "IrisUI", "IrisSamples", "IrisTestServer", "IrisTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The CLI's own types (output naming, batches, thumbnail jobs), `@testable`, and its
+        // `iris` executable run as a child process.
+        .testTarget(
+            name: "IrisCLITests",
+            dependencies: ["Iris", "IrisCLI", "IrisSamples", "IrisTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -7,7 +7,7 @@ import PackageDescription
 let targets = [
     "FuzzDecode", "FuzzDecodeAtTarget", "FuzzHeader", "FuzzDataCacheEntry", "FuzzProgressivePrefix",
     "FuzzAnimation", "FuzzAPNG",
-    // AVIF, HEIF and JPEG XL through libavif, libheif and libjxl (seeds: scripts/make-newformat-fuzz-seeds).
+    // AVIF, HEIF and JPEG XL through libavif, libheif and libjxl (seeds: scripts/make-avif-heif-jxl-fuzz-seeds).
     "FuzzAVIF", "FuzzHEIF", "FuzzJXL",
 ]
 

@@ -41,7 +41,7 @@ def tag(src, dst, icc_path):
     open(dst, "wb").write(tag_jpeg(data, icc) if src.endswith(".jpg") else tag_png(data, icc))
 
 def main():
-    iris = os.path.abspath(".build/release/iris")
+    iris = os.path.abspath(".build/release/IrisCLI")
     print(f"{os.cpu_count()} cores; load average at start {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -37,7 +37,7 @@ def loadavg():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 def main():
-    iris = os.path.abspath(".build/release/iris")
+    iris = os.path.abspath(".build/release/IrisCLI")
     cores = os.cpu_count() or 1
     jobs = [1, 2] + ([4] if cores >= 4 else [])
     tools = [f"iris -j{j}" for j in jobs] + ["iris", "vips", "pillow"]

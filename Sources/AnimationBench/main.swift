@@ -5,7 +5,7 @@
 //   play FILE SIZE          play every frame of FILE at SIZE×SIZE in order, as a player does;
 //                           prints the frame count, the canvas, the most bytes the animation
 //                           held (`Animation.cost`) and its bound (`costLimit`), in bytes
-// Run: `swift run --traits DevelopmentTools -c release AnimationBench decode x.gif 120 5`.
+// Run: `swift run -c release AnimationBench decode x.gif 120 5`.
 import Foundation
 import Iris
 

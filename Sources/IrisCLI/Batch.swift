@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import Iris
 
@@ -52,4 +51,3 @@ struct Batch: Sendable {
         return false
     }
 }
-#endif

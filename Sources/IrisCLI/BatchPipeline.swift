@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -31,4 +30,3 @@ struct FilesOnlyLoader: DataLoading {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import Synchronization
 
@@ -71,4 +70,3 @@ final class BatchReport: Sendable {
         }
     }
 }
-#endif

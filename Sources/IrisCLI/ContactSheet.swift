@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import Iris
 
@@ -72,4 +71,3 @@ struct ContactSheet {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
-#endif

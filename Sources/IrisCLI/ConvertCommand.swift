@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -88,4 +87,3 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         return try encoder.encode(bitmap, options: options)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -80,4 +79,3 @@ enum PNGOutput {
         try OutputFormat.png.encode(bitmap, options: EncodeOptions())
     }
 }
-#endif

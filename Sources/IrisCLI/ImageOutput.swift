@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -46,4 +45,3 @@ struct HexColour: ExpressibleByArgument, Sendable {
 
     var defaultValueDescription: String { String(format: "%02x%02x%02x", rgba.r, rgba.g, rgba.b) }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -87,4 +86,3 @@ func readable(_ error: any Error) -> String {
     }
     return error.localizedDescription
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Dispatch
 import Foundation
 
@@ -26,4 +25,3 @@ enum Interrupt {
     /// The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
     static let exitStatus: Int32 = 130
 }
-#endif

@@ -1,25 +1,16 @@
-#if DevelopmentTools
 import ArgumentParser
+
+/// The version of this release of Iris (CHANGELOG.md's newest entry; a test checks they agree).
+let irisVersion = "0.1.0"
 
 /// `iris`: inspect, convert and thumbnail images with the Iris pipeline.
 @main
 struct IrisCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iris",
-        abstract: "Inspect, convert and thumbnail images (JPEG, PNG, WebP, GIF).",
+        abstract: "Inspect, convert and thumbnail images (JPEG, PNG, WebP, GIF, AVIF, HEIC, JPEG XL).",
+        version: irisVersion,
         subcommands: [InfoCommand.self, ConvertCommand.self, ThumbnailCommand.self, FramesCommand.self,
                       SheetCommand.self, SamplesCommand.self]
     )
 }
-#else
-import Foundation
-
-/// Without the DevelopmentTools trait there is no argument parser: say how to build the tool.
-@main
-enum IrisCommand {
-    static func main() {
-        FileHandle.standardError.write(Data("iris: build with `--traits DevelopmentTools` (the Makefile does)\n".utf8))
-        exit(2)
-    }
-}
-#endif

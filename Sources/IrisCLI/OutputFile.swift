@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 
 /// Writes an output file so that it is either whole or absent under its name.
@@ -21,4 +20,3 @@ enum OutputFile {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 
 /// Where each input of a batch writes its output, decided before anything is written, so that
@@ -88,4 +87,3 @@ enum OutputPlanError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -20,7 +19,7 @@ struct SamplesCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        if !bench { try await DemoExtras.write(to: directory) }
+        if !bench { try await AnimatedAndRotatedSamples.write(to: directory) }
         for sample in bench ? Sample.benchCorpus : Sample.demoSet {
             let url = directory.appendingPathComponent(sample.name)
             if FileManager.default.fileExists(atPath: url.path) { continue }
@@ -30,7 +29,7 @@ struct SamplesCommand: AsyncParsableCommand {
                 throw ImageError.unsupportedFormat(sample.format)
             }
             let encoded = try encoder.encode(bitmap, options: sample.options)
-            try (sample.exifOrientation.map { DemoExtras.withOrientation($0, encoded) } ?? encoded).write(to: url, options: .atomic)
+            try (sample.exifOrientation.map { AnimatedAndRotatedSamples.withOrientation($0, encoded) } ?? encoded).write(to: url, options: .atomic)
             Terminal.error("wrote \(url.path) (\(sample.width)×\(sample.height) \(sample.format))")
         }
     }
@@ -69,4 +68,3 @@ struct Sample {
         Sample(name: "huge-10000x10000.png", width: 10000, height: 10000, format: .png, seed: 15),
     ]
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -91,4 +90,3 @@ struct SheetJob: Sendable {
                                   sourceBytes: sourceBytes, thumbnailBytes: encoded.count)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 
 /// Writing to standard error and knowing whether it is a terminal.
@@ -25,4 +24,3 @@ enum Terminal {
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }
-#endif

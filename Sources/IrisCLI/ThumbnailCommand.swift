@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import ArgumentParser
 import Foundation
 import Iris
@@ -114,4 +113,3 @@ struct ThumbnailSize: ExpressibleByArgument, Sendable {
 
     var defaultValueDescription: String { width == height ? "\(width)" : "\(width)x\(height)" }
 }
-#endif

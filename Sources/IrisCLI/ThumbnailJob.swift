@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import Iris
 
@@ -23,4 +22,3 @@ struct ThumbnailJob: Sendable {
         return written
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import Iris
 
@@ -28,4 +27,3 @@ enum ThumbnailShape: String, CaseIterable, Sendable {
         }
     }
 }
-#endif

@@ -5,7 +5,7 @@
 //   2. 1,000 distinct images decoded at a thumbnail target: `ImageModel.load` and its phase
 //      updates vs `Task { @MainActor in phase = try await pipeline.image(for:) }` (µs of
 //      main-thread CPU per image; decoding itself runs off the main actor in both).
-// Run: `swift run --traits DevelopmentTools -c release ModelBench` (or scripts/bench-model).
+// Run: `swift run -c release ModelBench` (or scripts/bench-model).
 import Foundation
 import Iris
 import IrisUI

@@ -1,10 +1,9 @@
-#if DevelopmentTools
 // The pipeline's own overhead, as ratios against the cache, decoder or loader called directly:
 //   1. a memory-cache hit through `image(for:)` (µs per call);
 //   2. 1,000 distinct images cached on disk, decoded at a thumbnail target (images/s), with the
 //      default memory cache keeping the results and without one;
 //   3. N distinct downloads from a loopback HTTP server (images/s).
-// Run: `swift run --traits DevelopmentTools -c release PipelineBench` (or scripts/bench-pipeline).
+// Run: `swift run -c release PipelineBench` (or scripts/bench-pipeline).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -163,8 +162,3 @@ do {
         unit: "img/s", higherIsBetter: true)
     try await server.shutdown()
 }
-#else
-import Foundation
-FileHandle.standardError.write(Data("PipelineBench: build with `--traits DevelopmentTools` (scripts/bench-pipeline does)\n".utf8))
-exit(2)
-#endif

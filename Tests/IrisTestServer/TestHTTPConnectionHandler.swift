@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -48,4 +47,3 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 }
-#endif

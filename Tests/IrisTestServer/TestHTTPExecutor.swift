@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 
 /// Runs the server's response tasks on a serial queue of their own, off Swift's cooperative
@@ -15,4 +14,3 @@ final class TestHTTPExecutor: TaskExecutor {
         queue.async { job.runSynchronously(on: executor) }
     }
 }
-#endif

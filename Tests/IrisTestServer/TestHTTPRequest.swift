@@ -1,4 +1,3 @@
-#if DevelopmentTools
 /// One request as the ``TestHTTPServer`` received it.
 public struct TestHTTPRequest: Sendable, Hashable {
     /// The path, without the query.
@@ -21,4 +20,3 @@ public struct TestHTTPRequest: Sendable, Hashable {
         return Int(range.dropFirst("bytes=".count).dropLast())
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -92,4 +91,3 @@ final class TestHTTPResponder: Sendable {
         }
     }
 }
-#endif

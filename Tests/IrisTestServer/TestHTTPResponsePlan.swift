@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 
 /// What to send for one request to a route: status, headers and the slice of the body,
@@ -57,4 +56,3 @@ struct TestHTTPResponsePlan {
         return false
     }
 }
-#endif

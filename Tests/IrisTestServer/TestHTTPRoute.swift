@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 
 /// What the ``TestHTTPServer`` answers on one path, and how.
@@ -138,4 +137,3 @@ public struct TestHTTPRoute: Sendable {
         TestHTTPRoute(status: status, body: Data("error \(status)\n".utf8), contentType: "text/plain")
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -109,4 +108,3 @@ public final class TestHTTPServer: Sendable {
         state.cancelledLog.lazy.filter { $0 == path }.count
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -79,4 +78,3 @@ final class TestHTTPServerState: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 }
-#endif

@@ -2,7 +2,7 @@
 ///
 /// Detects every single-bit flip and every burst of up to 32 flipped bits; the disk cache uses
 /// it to find torn or damaged files.
-enum CRC32 {
+package enum CRC32 {
     /// The reflected polynomial.
     static let polynomial: UInt32 = 0xEDB8_8320
 
@@ -24,7 +24,7 @@ enum CRC32 {
     }()
 
     /// The CRC of `bytes`, continuing from `crc` (the CRC of the bytes before; 0 to start).
-    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         tables.withUnsafeBufferPointer { table in
             var crc = ~crc
             var index = 0
@@ -47,21 +47,11 @@ enum CRC32 {
     }
 
     /// The CRC of `bytes`, continuing from `crc`.
-    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing crc: UInt32 = 0) -> UInt32 {
         if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }) {
             return result
         }
         return checksum(Array(bytes), continuing: crc)
-    }
-
-    /// Bit-by-bit reference implementation (slow; for tests).
-    static func referenceChecksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ polynomial : crc >> 1 }
-        }
-        return ~crc
     }
 }
 

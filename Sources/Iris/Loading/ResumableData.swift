@@ -5,16 +5,16 @@ import FoundationNetworking
 
 /// The first bytes of a download that stopped early, with what the server said identifies that
 /// version of the resource: enough to ask for the rest (`Range: bytes=N-`, `If-Range`).
-public struct ResumableData: Sendable, Hashable {
+struct ResumableData: Sendable, Hashable {
     /// The bytes received, from the start of the body.
-    public var data: Data
+    var data: Data
     /// A strong `ETag` or a `Last-Modified` date, sent back as `If-Range`.
-    public var validator: String
+    var validator: String
     /// The length of the whole body, when the server said.
-    public var totalLength: Int?
+    var totalLength: Int?
 
     /// Makes resumable data.
-    public init(data: Data, validator: String, totalLength: Int? = nil) {
+    init(data: Data, validator: String, totalLength: Int? = nil) {
         self.data = data
         self.validator = validator
         self.totalLength = totalLength
@@ -23,7 +23,7 @@ public struct ResumableData: Sendable, Hashable {
     /// The validator of a response that can be resumed: `Accept-Ranges: bytes` and a strong
     /// `ETag` (preferred) or a `Last-Modified` date; `nil` otherwise. A weak `ETag` (`W/"…"`)
     /// cannot be used with `If-Range` (RFC 9110 §13.1.5).
-    public static func validator(of response: DataLoadingResponse) -> String? {
+    static func validator(of response: DataLoadingResponse) -> String? {
         guard let ranges = response.value(forHTTPHeaderField: "Accept-Ranges"),
               ranges.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "bytes" })
         else { return nil }

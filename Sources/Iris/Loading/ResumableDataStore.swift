@@ -34,11 +34,11 @@ public final class ResumableDataStore: Sendable {
     public var byteCount: Int { state.withLock { $0.byteCount } }
 
     /// The keys kept now, least recently kept first.
-    public var keys: [String] { state.withLock { $0.order } }
+    var keys: [String] { state.withLock { $0.order } }
 
     /// Keeps `partial` for `key` (replacing what was kept for it), dropping the least recently
     /// kept entries until it fits. Data larger than the whole budget, or empty, is not kept.
-    public func keep(_ partial: ResumableData, for key: String) {
+    func keep(_ partial: ResumableData, for key: String) {
         guard !partial.data.isEmpty, partial.data.count <= byteLimit else { return }
         state.withLock { state in
             state.remove(key)
@@ -52,7 +52,7 @@ public final class ResumableDataStore: Sendable {
     }
 
     /// Removes and returns what was kept for `key`.
-    public func take(for key: String) -> ResumableData? {
+    func take(for key: String) -> ResumableData? {
         state.withLock { state in
             let entry = state.entries[key]
             state.remove(key)

@@ -22,44 +22,46 @@ extension ImagePipeline {
         }
 
         let pipeline: ImagePipeline
+        private var caches: PipelineCaches { pipeline.graph.caches }
 
         /// The decoded image for `request` in the memory cache, read synchronously so a view can
         /// show it in the same frame; `nil` when the request's policy ignores caches
         /// (``ImageRequest/CachePolicy/reloadIgnoringCache``). The one way to read the memory cache.
         public func image(for request: ImageRequest) -> LoadedImage? {
-            pipeline.graph.cachedImage(for: request, keys: pipeline.graph.keys(for: request))
+            caches.image(for: request, keys: pipeline.graph.keys(for: request))
         }
 
         /// Puts `image` in the memory cache as `request`'s result.
         public func store(_ image: LoadedImage, for request: ImageRequest) {
-            pipeline.configuration.memoryCache?.store(image, for: pipeline.imageKey(for: request))
+            caches.storeImage(image, for: pipeline.imageKey(for: request))
         }
 
         /// The original data of `request` in the disk cache (reads a file: call off the main actor).
         public func data(for request: ImageRequest) -> Data? {
-            pipeline.configuration.dataCache?.data(for: pipeline.dataKey(for: request))
+            caches.data(forKey: pipeline.dataKey(for: request))
         }
 
         /// Puts `data` in the disk cache as `request`'s original data.
         public func storeData(_ data: Data, for request: ImageRequest) {
-            pipeline.configuration.dataCache?.store(data, for: pipeline.dataKey(for: request))
+            caches.storeData(data, forKey: pipeline.dataKey(for: request))
         }
 
         /// Whether `stores` hold something for `request` (any of them).
         public func contains(_ request: ImageRequest, in stores: Stores = .all) -> Bool {
-            (stores.contains(.memory) && pipeline.configuration.memoryCache?.image(for: pipeline.imageKey(for: request)) != nil) || (stores.contains(.disk) && data(for: request) != nil)
+            (stores.contains(.memory) && caches.containsImage(for: pipeline.imageKey(for: request)))
+                || (stores.contains(.disk) && data(for: request) != nil)
         }
 
         /// Removes what `stores` hold for `request`.
         public func remove(_ request: ImageRequest, from stores: Stores = .all) {
-            if stores.contains(.memory) { pipeline.configuration.memoryCache?.remove(for: pipeline.imageKey(for: request)) }
-            if stores.contains(.disk) { pipeline.configuration.dataCache?.remove(for: pipeline.dataKey(for: request)) }
+            if stores.contains(.memory) { caches.removeImage(for: pipeline.imageKey(for: request)) }
+            if stores.contains(.disk) { caches.removeData(forKey: pipeline.dataKey(for: request)) }
         }
 
         /// Empties `stores`.
         public func removeAll(from stores: Stores = .all) {
-            if stores.contains(.memory) { pipeline.configuration.memoryCache?.removeAll() }
-            if stores.contains(.disk) { pipeline.configuration.dataCache?.removeAll() }
+            if stores.contains(.memory) { caches.removeAllImages() }
+            if stores.contains(.disk) { caches.removeAllData() }
         }
     }
 }

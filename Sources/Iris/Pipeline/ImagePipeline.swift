@@ -41,7 +41,7 @@ public final class ImagePipeline: Sendable {
     public nonisolated(nonsending) func image(for request: ImageRequest) async throws(ImageError) -> LoadedImage {
         let keys = graph.keys(for: request)
         // A hit needs no task (and no streams): the hot path of a scrolling list.
-        if let cached = graph.cachedImage(for: request, keys: keys) { return cached }
+        if let cached = graph.caches.image(for: request, keys: keys) { return cached }
         return try await loadImage(for: request, keys: keys)
     }
 
@@ -65,7 +65,7 @@ public final class ImagePipeline: Sendable {
     /// ``task(for:)`` with `request`'s keys already derived.
     package func task(for request: ImageRequest, keys: RequestKeys) -> ImageTask {
         let task = ImageTask(request: request)
-        if let cached = graph.cachedImage(for: request, keys: keys) {
+        if let cached = graph.caches.image(for: request, keys: keys) {
             task.complete(with: .success(cached))
             return task
         }
@@ -88,7 +88,7 @@ public final class ImagePipeline: Sendable {
     /// The memory cache's image for `request` with its keys already derived (see
     /// ``Cache/image(for:)``).
     package func cachedImage(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
-        graph.cachedImage(for: request, keys: keys)
+        graph.caches.image(for: request, keys: keys)
     }
 
     // MARK: Keys

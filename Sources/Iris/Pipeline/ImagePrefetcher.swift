@@ -119,9 +119,9 @@ public final class ImagePrefetcher: Sendable {
         let key = Key(keys, destination: destination)
         switch key {
         case .image:
-            if graph.cachedImage(for: request, keys: keys) != nil { return }
+            if graph.caches.image(for: request, keys: keys) != nil { return }
         case .data:
-            if !request.source.usesDataLoader || pipeline.configuration.dataCache == nil { return }
+            if !request.source.usesDataLoader || !graph.caches.hasDisk { return }
         }
         let token: Int? = state.withLock { state in
             guard state.entries[key] == nil else { return nil }

@@ -7,11 +7,14 @@ import Foundation
 //     ▼
 //   ProcessStage   processStages  by ProcessKey  ── processQueue   processors, then memory cache
 //     ▼ follows
-//   DecodeStage    decodeStages   by DecodeKey   ── decodeQueue    decode at the target size
-//     ▼ follows on a disk-cache miss               (a disk hit: read and decoded in one job;
-//                                                   a .file source: straight from the mapped file)
-//   FetchDataStage fetchDataStages by FetchKey   ── dataCacheQueue disk cache read
+//   DecodeStage    decodeStages   by DecodeKey   ── decodeQueue    disk read and decode at the
+//     ▼ follows on a disk-cache miss                                target size, in one job
+//                                                  (a .file source: straight from the mapped file)
+//   FetchDataStage fetchDataStages by FetchKey   ── dataCacheQueue disk read (data(for:), prefetch;
+//                                                                   a miss follows the load below)
 //                                                 ── loadQueue      loader, file, .data closure
+//
+// Every cache access goes through `caches` (PipelineCaches.swift), which the stages ask.
 //
 // Each registry coalesces: a request whose key has a stage in flight joins it. Each stage runs
 // at the highest priority of its subscribers and is cancelled when the last one leaves
@@ -21,6 +24,8 @@ import Foundation
 final class PipelineGraph: Sendable {
     /// Caches, loader, decoders and limits.
     let configuration: ImagePipeline.Configuration
+    /// Every read and write of the memory and disk caches.
+    let caches: PipelineCaches
 
     let processStages = StageRegistry<ProcessKey, StageImage, LoadedImage>()
     let decodeStages = StageRegistry<DecodeKey, StageImage, LoadedImage>()
@@ -40,6 +45,7 @@ final class PipelineGraph: Sendable {
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
+        caches = PipelineCaches(memory: configuration.memoryCache, disk: configuration.dataCache)
         processQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentProcessing)
         decodeQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDecodes)
         dataCacheQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDataCacheReads)
@@ -49,23 +55,6 @@ final class PipelineGraph: Sendable {
     /// Every key of `request` (see RequestKeys.swift).
     func keys(for request: ImageRequest) -> RequestKeys {
         RequestKeys.derive(for: request, cacheKeyFilter: configuration.cacheKeyFilter)
-    }
-
-    /// The memory cache's image for `keys`, as `request`'s caller gets it; `nil` when the
-    /// request's policy ignores caches. The only read of the memory cache.
-    func cachedImage(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
-        guard request.cachePolicy != .reloadIgnoringCache, var image = configuration.memoryCache?.image(for: keys.image) else {
-            return nil
-        }
-        image.scale = request.scale   // in place: the image is copied once, out of the cache
-        return image
-    }
-
-    /// The disk cache `request` may read: sources that go through the data loader, unless the
-    /// request's policy ignores caches.
-    func readableDataCache(for request: ImageRequest) -> (any DataCaching)? {
-        guard request.source.usesDataLoader, request.cachePolicy != .reloadIgnoringCache else { return nil }
-        return configuration.dataCache
     }
 
     // MARK: The stages, downstream first
@@ -86,13 +75,12 @@ final class PipelineGraph: Sendable {
         }
     }
 
-    /// Subscribes to the fetch stage for `request`'s original data. A stage this starts reads
-    /// the disk cache first unless `readsDataCache` is false: the decode stage has read it
-    /// already (a stage it joins is shared as it is).
-    func fetchData(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority, readsDataCache: Bool = true,
+    /// Subscribes to the fetch stage for `request`'s original data (which reads the disk cache
+    /// first when `keys.fetch` says so).
+    func fetchData(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
                    observer: @escaping FetchDataStage.Observer) -> StageSubscription<Data, Data> {
         fetchDataStages.subscribe(to: keys.fetch, priority: priority, observer: observer) {
-            FetchDataStage(graph: self, request: request, keys: keys, readsDataCache: readsDataCache)
+            FetchDataStage(graph: self, request: request, keys: keys)
         }
     }
 

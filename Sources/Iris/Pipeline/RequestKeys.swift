@@ -6,7 +6,7 @@ import FoundationNetworking
 // Every key the pipeline knows a request by, in one file. Each key nests the one upstream of it:
 //
 //     DataKey (the disk cache)
-//       ⊂ FetchKey (+ cache policy: the fetch stage)
+//       ⊂ FetchKey (+ cache policy, whether it reads the disk first: the fetch stage)
 //         ⊂ DecodeKey (+ target, orientation: the decode stage)
 //           ⊂ ProcessKey (+ processors: the process stage, ImageRequestIdentity)
 //     ImageCacheKey = ProcessKey without the cache policy (the memory cache)
@@ -46,6 +46,10 @@ struct DataKey: Hashable, Sendable {
 struct FetchKey: Hashable, Sendable {
     let data: DataKey
     let cachePolicy: ImageRequest.CachePolicy
+    /// Whether the fetch reads the disk cache before loading. A fetch that does follows, on a
+    /// miss, the fetch of the same data that does not (``RequestKeys/withoutDiskRead``): the one
+    /// an image load follows after its own disk read, so the two share one download.
+    let readsDisk: Bool
 }
 
 /// The decode stage's key: the fetch, decoded at one target in one orientation.
@@ -128,17 +132,24 @@ package struct RequestKeys: Sendable {
     package let image: ImageCacheKey
     /// The request's cache policy, part of every stage's key.
     let cachePolicy: ImageRequest.CachePolicy
+    /// Whether the request may read the disk cache: its source goes through the data loader
+    /// and its policy does not ignore caches.
+    let readsDisk: Bool
 
     /// The disk cache's key.
     var data: DataKey { image.data }
     /// The fetch stage's key.
-    var fetch: FetchKey { FetchKey(data: data, cachePolicy: cachePolicy) }
+    var fetch: FetchKey { FetchKey(data: data, cachePolicy: cachePolicy, readsDisk: readsDisk) }
     /// The decode stage's key.
     var decode: DecodeKey { DecodeKey(fetch: fetch, target: image.target, skipsOrientation: image.skipsOrientation) }
     /// The process stage's key.
     var process: ProcessKey { ProcessKey(decode: decode, processors: image.processors) }
     /// What the request shows (see ``ImageRequestIdentity``).
     package var identity: ImageRequestIdentity { ImageRequestIdentity(key: process) }
+
+    /// The same keys for the fetch that follows a disk read: it loads without reading the disk
+    /// again.
+    var withoutDiskRead: RequestKeys { RequestKeys(image: image, cachePolicy: cachePolicy, readsDisk: false) }
 
     /// The keys of `request`: its data key is the source's (``ImageRequest/Options/cacheKey``
     /// when set, else `cacheKeyFilter` applied to a URL source's URL, else the URL, file path or
@@ -147,24 +158,28 @@ package struct RequestKeys: Sendable {
     /// A static function, not an initializer: an initializer takes its arguments owned, which
     /// costs every call (a memory hit included) a copy of the request.
     static func derive(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> RequestKeys {
-        RequestKeys(image: ImageCacheKey(data: dataKey(for: request, cacheKeyFilter: cacheKeyFilter),
-                                         target: request.decodeTarget, skipsOrientation: request.options.skipsOrientation,
-                                         processors: request.processors.map(\.identifier)),
-                    cachePolicy: request.cachePolicy)
+        let (data, viaLoader) = dataKey(for: request, cacheKeyFilter: cacheKeyFilter)
+        return RequestKeys(image: ImageCacheKey(data: data, target: request.decodeTarget,
+                                                skipsOrientation: request.options.skipsOrientation,
+                                                processors: request.processors.map(\.identifier)),
+                           cachePolicy: request.cachePolicy,
+                           readsDisk: viaLoader && request.cachePolicy != .reloadIgnoringCache)
     }
 
-    private static func dataKey(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> DataKey {
-        if let key = request.options.cacheKey { return DataKey(key) }
+    /// The data key, and whether the source goes through the data loader (read in the same
+    /// match over the source: a memory hit derives its keys on every call).
+    private static func dataKey(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> (DataKey, viaLoader: Bool) {
+        if let key = request.options.cacheKey { return (DataKey(key), request.source.usesDataLoader) }
         switch request.source {
         case .url(let url):
-            return DataKey(cacheKeyFilter?(url) ?? url.absoluteString)
+            return (DataKey(cacheKeyFilter?(url) ?? url.absoluteString), true)
         case .urlRequest(let urlRequest):
-            guard let url = urlRequest.url else { return DataKey("") }
-            return DataKey(cacheKeyFilter?(url) ?? url.absoluteString)
+            guard let url = urlRequest.url else { return (DataKey(""), true) }
+            return (DataKey(cacheKeyFilter?(url) ?? url.absoluteString), true)
         case .file(let url):
-            return DataKey(url.standardizedFileURL.path)
+            return (DataKey(url.standardizedFileURL.path), false)
         case .data(let id, _):
-            return DataKey(dataID: id)
+            return (DataKey(dataID: id), false)
         }
     }
 }

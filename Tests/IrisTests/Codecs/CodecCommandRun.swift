@@ -1,6 +1,6 @@
-#if DevelopmentTools
 import Foundation
 import Testing
+import IrisTestSupport
 
 /// Runs the `iris` executable and keeps what it printed on both streams (the codec tests read
 /// `info --json` and the frame list of `frames`). The streams go to files, not pipes, so the
@@ -46,4 +46,3 @@ enum CodecCommandRun {
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
 }
-#endif

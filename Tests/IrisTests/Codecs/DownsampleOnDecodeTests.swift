@@ -16,7 +16,7 @@ struct DownsampleOnDecodeTests {
             ("PNG gray8", try PNGEncoder().encode(SampleImages.constant(width: 301, height: 203, colour: RGBA(r: 77, g: 77, b: 77), format: .gray8), options: EncodeOptions())),
             ("JPEG", try JPEGEncoder().encode(SampleImages.constant(width: 640, height: 480, colour: RGBA(r: 200, g: 120, b: 40), format: .rgbx8), options: EncodeOptions(quality: 90))),
             ("JPEG grey", try JPEGEncoder().encode(SampleImages.constant(width: 640, height: 480, colour: RGBA(r: 90, g: 90, b: 90), format: .gray8), options: EncodeOptions(quality: 90))),
-        ] + (try extraConstantInputs())
+        ] + (try webPAndGIFConstantInputs())
     }
 
     @Test("a constant image stays the same constant at every target, with every kernel")

@@ -315,6 +315,7 @@ import CPNG
 import CWebP
 import CJPEG
 import IrisSamples
+import IrisTestSupport
 
 extension EXIFReaderTests {
     /// Straight-alpha RGBA bytes of a photo-like sample, for the C encoders.

@@ -2,6 +2,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Decoding straight from a file: mapped, with read pages given back.
 @Suite("Decoding files")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Iris
 import IrisSamples
+import IrisTestSupport
 
 /// Orientation through the whole decode: EXIF read from the file, pixels turned upright, and a
 /// target size that applies to the upright image.

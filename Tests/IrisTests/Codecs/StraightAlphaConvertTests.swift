@@ -1,8 +1,9 @@
-#if DevelopmentTools && canImport(CPNG) && canImport(CWebP)
+#if canImport(CPNG) && canImport(CWebP)
 import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// `iris convert` writes the colour a PNG or WebP stored under soft alpha, not that colour
 /// rounded through premultiplication: decoders keep straight alpha for it and the encoders

@@ -1,8 +1,9 @@
-#if canImport(CLCMS2) && DevelopmentTools
+#if canImport(CLCMS2)
 import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// `iris convert` and `iris thumbnail` (run as a child process) write sRGB pixels without a
 /// profile by default, matching the source's sRGB rendering; `--keep-profile` writes the

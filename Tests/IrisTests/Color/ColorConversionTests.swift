@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Decoding for display converts embedded profiles to sRGB: the pixels Iris gives equal the
 /// source's numbers rendered to sRGB by Little CMS (used directly, ``ColorReference``), for
@@ -97,7 +98,7 @@ struct ColorConversionTests {
         let rgbx = source.converted(to: .rgbx8)
         rgbx.withUnsafeBytes { pixels in
             cmyk.withUnsafeMutableBytes { out in
-                JPEGCMYK.rgbToCMYK(from: pixels, to: out, pixelCount: source.width * source.height, inverted: true)
+                JPEGEncoder.rgbToCMYK(from: pixels, to: out, pixelCount: source.width * source.height, inverted: true)
             }
         }
         let expected = try ColorReference.renderedCMYK(cmyk, width: source.width, height: source.height, inverted: true, profile: profile)

@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// The encoders write the profile of a tagged bitmap (JPEG APP2, PNG iCCP, WebP ICCP) and the
 /// decoders read it back (libjpeg-turbo's `jpeg_read_icc_profile`, libpng's `png_get_iCCP`,

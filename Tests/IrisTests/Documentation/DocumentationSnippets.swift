@@ -5,6 +5,7 @@ import Testing
 #if canImport(IrisUI)
 import IrisUI  // the model types (AnimationPlayer, ImageModel...) once they live beside the views
 #endif
+import IrisTestSupport
 
 // The Swift code of the DocC articles (Sources/*/*.docc) that runs on Linux, each block copied
 // verbatim between the "Snippet" markers and run on real images. `DocumentationSnippetsCheck`

@@ -2,6 +2,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// The README's pipeline example, compiled and run against a `.data` source so it cannot rot.
 @Suite("README example")

@@ -11,6 +11,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import IrisTestSupport
 
 /// Real encoded images for the failure-mode tests, made with Iris's own encoders.
 enum FailureModeImages {

@@ -6,6 +6,7 @@ import IrisSamples
 import IrisTestServer
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// A pipeline over a real ``URLSessionDataLoader`` and a real ``DataCache`` in a fresh
 /// directory, for the network failure modes; `cleanUp()` removes the directory.

@@ -6,6 +6,7 @@ import IrisSamples
 import IrisTestServer
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// One of the stress run's sources: a real JPEG or PNG over HTTP or from a `.data` closure, a
 /// 404, or a JPEG cut short.

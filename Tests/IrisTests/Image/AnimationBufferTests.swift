@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// The lazy ``Animation``: bounded memory whatever the frame count, the buffer budget,
 /// concurrent and backward access, broken frames, cancellation and cost.

@@ -1,6 +1,7 @@
 import Testing
 import IrisSamples
 @testable import Iris
+import IrisTestSupport
 
 @Suite("Bitmap storage")
 struct BitmapStorageTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import Iris
 import IrisSamples
+import IrisTestSupport
 
 @Suite("Orientation")
 struct OrientationTests {

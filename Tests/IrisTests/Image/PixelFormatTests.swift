@@ -1,6 +1,7 @@
 import Testing
 import IrisSamples
 @testable import Iris
+import IrisTestSupport
 
 @Suite("Pixel formats")
 struct PixelFormatTests {

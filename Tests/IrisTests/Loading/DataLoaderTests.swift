@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import Iris
 import IrisTestServer
+import IrisTestSupport
 
 /// ``URLSessionDataLoader`` against a real HTTP server on loopback.
 @Suite("URLSessionDataLoader")

@@ -5,6 +5,7 @@ import FoundationNetworking
 import IrisTestServer
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// ``URLSessionDataLoader`` checks the first bytes of a body for HTML or JSON, but a `206`'s
 /// body does not start the resource: its first bytes may be any part of it.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import Iris
 import IrisTestServer
+import IrisTestSupport
 
 /// Resuming downloads with `Range` / `If-Range` (``ResumableLoad`` over a ``URLSessionDataLoader``)
 /// and a loopback server that answers as real servers do.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import Iris
 import IrisTestServer
+import IrisTestSupport
 
 /// The loopback server answers `Range` / `If-Range` as real servers do, so resumable downloads
 /// can be tested against it.

@@ -6,6 +6,7 @@ import IrisSamples
 import IrisTestServer
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// A loader as an app might write one: one method over `URLSession`, passing on the response
 /// and each piece of the body, and nothing else: no ranges, no byte limit, no status or content

@@ -3,6 +3,7 @@ import IrisSamples
 import IrisTestServer
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// The loading API users of Nuke expect: original data, a cache front end, a configuration
 /// builder, prefetch completion.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 extension PipelineTests {
     @Suite("Caching")
@@ -69,6 +70,30 @@ extension PipelineTests {
             #expect(missReads.map(\.fetchStages) == [0])
             #expect(loader.loadCount == 1)
             #expect(disk.data(for: other.absoluteString) != nil)
+        }
+
+        @Test("data(for:) and an image load of the same uncached data each read the disk once and share one download")
+        func dataAndImageShareOneLoad() async throws {
+            let loader = PipelineCountingLoader(held: true)
+            let disk = InFlightRecordingDataCache()
+            let pipeline = ImagePipeline.testPipeline(loader: loader, dataCache: disk)
+            disk.record { pipeline.inFlight }
+            async let data = pipeline.data(for: ImageRequest(url: Self.url))
+            async let image = pipeline.image(for: ImageRequest(url: Self.url, targetSize: CGSize(width: 8, height: 8)))
+            // Both have read the disk and follow the one load, held by the loader: the data
+            // request's fetch stage and the load's, the image's decode stage, one running job.
+            #expect(await pipelineEventually {
+                let now = pipeline.inFlight
+                return loader.loadCount == 1 && now.fetchStages == 2 && now.decodeStages == 1 && now.runningJobs == 1
+                    && now.queuedJobs == 0
+            })
+            loader.release()
+            let (loaded, decoded) = try await (data, image)
+            expectSameBytes(loaded, PipelineTestFormat.photo(), "data(for:)")
+            #expect(decoded.bitmap.size.width == 8)
+            #expect(loader.loadCount == 1)
+            #expect(disk.takeReads().count == 2)
+            #expect(disk.data(for: Self.url.absoluteString) != nil)
         }
 
         @Test(".returnCacheDataDontLoad fails with .notCached on a miss and never loads")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Iris
 import IrisTestServer
+import IrisTestSupport
 
 extension PipelineTests {
     /// The pipeline with ``URLSessionDataLoader`` against a real server on loopback: coalescing,

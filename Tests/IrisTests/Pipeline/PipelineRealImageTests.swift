@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Iris
 import IrisSamples
+import IrisTestSupport
 
 extension PipelineTests {
     /// End to end with the platform's real codecs and processors.

@@ -3,6 +3,7 @@ import IrisSamples
 import IrisTestServer
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// A download cancelled part way and loaded again asks only for the rest, through the whole
 /// pipeline (URLSessionDataLoader, a loopback server with validators and ranges).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 extension PipelineTests {
     @Suite("Scheduling")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// The pipeline engine: coalescing, cancellation, scheduling, caches, prefetching. Nested
 /// suites live in the other `Pipeline*Tests.swift` files.

@@ -3,6 +3,7 @@ import IrisSamples
 import IrisTestServer
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Progressive JPEG previews while the body comes in pieces from a loopback server, each piece
 /// released by the test.

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Processors on animated images: through the pipeline every frame is processed (the animation
 /// is kept), a processor whose output size varies fails on the frame where it does, with a typed

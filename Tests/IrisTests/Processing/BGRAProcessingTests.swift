@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IrisSamples
 @testable import Iris
+import IrisTestSupport
 
 /// Every stage that touches pixels gives the same picture from BGR-order input as from RGB-order
 /// input, and keeps the input's layout.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Iris
 import IrisSamples
+import IrisTestSupport
 
 @Suite("Processors")
 struct ProcessorTests {

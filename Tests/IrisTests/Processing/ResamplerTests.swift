@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IrisSamples
 @testable import Iris
+import IrisTestSupport
 
 @Suite("Resampler")
 struct ResamplerTests {

@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Bad inputs made from real encoded images: truncations, bit flips, lying and impossible
 /// sizes, decompression bombs, and things that are not images. Each says what must happen.

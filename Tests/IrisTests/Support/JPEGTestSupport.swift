@@ -1,4 +1,5 @@
 #if canImport(CJPEG)
+import CIrisShims
 import Foundation
 @testable import Iris
 
@@ -68,6 +69,72 @@ enum JPEGTestSupport {
     /// What decoding `data` fully gave: a bitmap or the error.
     static func outcome(_ data: Data, decoder: JPEGDecoder = JPEGDecoder()) -> Result<Bitmap, any Error> {
         Result { try decodeFull(data, decoder: decoder) }
+    }
+}
+
+/// JPEGs only the tests write: four-colour (CMYK, YCCK) and with a scan per band per bit.
+extension JPEGEncoder {
+    /// Writes a four-colour JPEG from an RGB(X/A) bitmap (alpha dropped), for tests and tools:
+    /// CMYK with full black generation, or YCCK (`ycck`, which always carries the Adobe marker).
+    /// With `adobeMarker` the samples are stored inverted, as Photoshop does; without it (CMYK
+    /// only) they are stored as plain ink amounts.
+    static func encodeFourColour(_ bitmap: Bitmap, quality: Int, ycck: Bool, adobeMarker: Bool = true,
+                                 progressive: Bool = false) throws -> Data {
+        guard bitmap.format != .gray8 else {
+            throw ImageError.encodingFailed(format: .jpeg, reason: "CMYK needs a colour bitmap")
+        }
+        let bitmap = bitmap.inRGBOrder
+        let inverted = adobeMarker || ycck
+        var settings = settings(for: bitmap.size, quality: quality, progressive: progressive)
+        settings.input_color_space = IRIS_JPEG_CS_CMYK
+        settings.jpeg_color_space = ycck ? IRIS_JPEG_CS_YCCK : IRIS_JPEG_CS_CMYK
+        settings.adobe_marker = inverted ? 1 : 0
+        let compressor = try JPEGCompressor(options: settings)
+        let stride = bitmap.width * 4
+        var row = [UInt8](repeating: 0, count: stride)
+        for y in 0..<bitmap.height {
+            try bitmap.withUnsafeBytes { bytes in
+                let source = UnsafeRawBufferPointer(rebasing: bytes[(y * bitmap.bytesPerRow)..<(y * bitmap.bytesPerRow + stride)])
+                try row.withUnsafeMutableBytes { cmyk in
+                    rgbToCMYK(from: source, to: cmyk, pixelCount: bitmap.width, inverted: inverted)
+                    try compressor.write(rows: UnsafeRawBufferPointer(cmyk), stride: stride, count: 1)
+                }
+            }
+        }
+        return try compressor.finish()
+    }
+
+    /// Writes a valid colour JPEG with one scan per coefficient band per bit (about 1,900 scans),
+    /// to test the decoder's scan limit.
+    static func encodeExhaustivelyProgressive(_ bitmap: Bitmap, quality: Int) throws -> Data {
+        var settings = settings(for: bitmap.size, quality: quality, progressive: false)
+        settings.scans = IRIS_JPEG_SCANS_EXHAUSTIVE
+        settings.input_color_space = IRIS_JPEG_CS_RGBX
+        settings.jpeg_color_space = IRIS_JPEG_CS_YCBCR
+        let compressor = try JPEGCompressor(options: settings)
+        try bitmap.converted(to: .rgbx8).withUnsafeBytes { bytes in
+            try compressor.write(rows: bytes, stride: bitmap.width * 4, count: bitmap.height)
+        }
+        return try compressor.finish()
+    }
+
+    /// Writes CMYK for RGB(X/A) pixels (alpha ignored) with full black generation
+    /// (K = 1 − max(R, G, B)), inverted as Photoshop stores it when `inverted`.
+    /// Exactly undone by ``cmykToRGBX(_:pixelCount:inverted:)`` up to rounding.
+    static func rgbToCMYK(from source: UnsafeRawBufferPointer, to row: UnsafeMutableRawBufferPointer, pixelCount: Int, inverted: Bool) {
+        let s = source.bindMemory(to: UInt8.self)
+        let p = row.bindMemory(to: UInt8.self)
+        var i = 0
+        for _ in 0..<pixelCount {
+            let r = UInt32(s[i]), g = UInt32(s[i + 1]), b = UInt32(s[i + 2])
+            let white = max(r, g, b) // 255 − K
+            // 255 − C = 255 × R / (255 − K), and likewise for M and Y.
+            func keep(_ v: UInt32) -> UInt32 { white == 0 ? 0 : min(255, (v * 255 + white / 2) / white) }
+            var values = (keep(r), keep(g), keep(b), white)
+            if !inverted { values = (255 - values.0, 255 - values.1, 255 - values.2, 255 - values.3) }
+            p[i] = UInt8(values.0); p[i + 1] = UInt8(values.1); p[i + 2] = UInt8(values.2); p[i + 3] = UInt8(values.3)
+            i += 4
+        }
     }
 }
 #endif

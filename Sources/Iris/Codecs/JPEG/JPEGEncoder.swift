@@ -34,52 +34,9 @@ struct JPEGEncoder: ImageEncoding {
         return try compressor.finish()
     }
 
-    /// Writes a four-colour JPEG from an RGB(X/A) bitmap (alpha dropped), for tests and tools:
-    /// CMYK with full black generation, or YCCK (`ycck`, which always carries the Adobe marker).
-    /// With `adobeMarker` the samples are stored inverted, as Photoshop does; without it (CMYK
-    /// only) they are stored as plain ink amounts.
-    static func encodeFourColour(_ bitmap: Bitmap, quality: Int, ycck: Bool, adobeMarker: Bool = true,
-                                 progressive: Bool = false) throws -> Data {
-        guard bitmap.format != .gray8 else {
-            throw ImageError.encodingFailed(format: .jpeg, reason: "CMYK needs a colour bitmap")
-        }
-        let bitmap = bitmap.inRGBOrder
-        let inverted = adobeMarker || ycck
-        var settings = settings(for: bitmap.size, quality: quality, progressive: progressive)
-        settings.input_color_space = IRIS_JPEG_CS_CMYK
-        settings.jpeg_color_space = ycck ? IRIS_JPEG_CS_YCCK : IRIS_JPEG_CS_CMYK
-        settings.adobe_marker = inverted ? 1 : 0
-        let compressor = try JPEGCompressor(options: settings)
-        let stride = bitmap.width * 4
-        var row = [UInt8](repeating: 0, count: stride)
-        for y in 0..<bitmap.height {
-            try bitmap.withUnsafeBytes { bytes in
-                let source = UnsafeRawBufferPointer(rebasing: bytes[(y * bitmap.bytesPerRow)..<(y * bitmap.bytesPerRow + stride)])
-                try row.withUnsafeMutableBytes { cmyk in
-                    JPEGCMYK.rgbToCMYK(from: source, to: cmyk, pixelCount: bitmap.width, inverted: inverted)
-                    try compressor.write(rows: UnsafeRawBufferPointer(cmyk), stride: stride, count: 1)
-                }
-            }
-        }
-        return try compressor.finish()
-    }
-
-    /// Writes a valid colour JPEG with one scan per coefficient band per bit (about 1,900 scans),
-    /// to test the decoder's scan limit.
-    static func encodeExhaustivelyProgressive(_ bitmap: Bitmap, quality: Int) throws -> Data {
-        var settings = settings(for: bitmap.size, quality: quality, progressive: false)
-        settings.scans = IRIS_JPEG_SCANS_EXHAUSTIVE
-        settings.input_color_space = IRIS_JPEG_CS_RGBX
-        settings.jpeg_color_space = IRIS_JPEG_CS_YCBCR
-        let compressor = try JPEGCompressor(options: settings)
-        try bitmap.converted(to: .rgbx8).withUnsafeBytes { bytes in
-            try compressor.write(rows: bytes, stride: bitmap.width * 4, count: bitmap.height)
-        }
-        return try compressor.finish()
-    }
-
-    /// Settings common to every path: size, quality, scans and chroma subsampling.
-    private static func settings(for size: PixelSize, quality: Int, progressive: Bool) -> iris_jpeg_encode_options {
+    /// Settings common to every path: size, quality, scans and chroma subsampling (the tests
+    /// write four-colour and exhaustively progressive JPEGs from them too).
+    static func settings(for size: PixelSize, quality: Int, progressive: Bool) -> iris_jpeg_encode_options {
         var settings = iris_jpeg_encode_options()
         settings.width = Int32(clamping: size.width)
         settings.height = Int32(clamping: size.height)

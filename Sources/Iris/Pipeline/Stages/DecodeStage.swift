@@ -6,11 +6,13 @@ import Foundation
 /// Shared by requests with the same data key, target, orientation and cache policy. A file
 /// source is decoded straight from the mapped file (no fetch stage): a large file is never
 /// resident whole. A source in the disk cache is read and decoded in one decode job (no fetch
-/// stage). Otherwise the stage subscribes to the fetch stage and, while a progressive
+/// stage; the one disk read of the load). Otherwise the stage subscribes to the fetch stage that
+/// loads and, while a progressive
 /// JPEG arrives, decodes previews of the data so far: one at a time, in the decode queue; of the
 /// data offered while one runs only the newest is kept, and decoded next (so the data that came
 /// last before a pause, a whole scan, always gets its preview). Loaded data that does not decode
-/// is removed from the disk cache.
+/// is removed from the disk cache (a server that once sent a cut body must not leave it there).
+/// Every cache access goes through ``PipelineGraph/caches``.
 final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
     /// Whether a preview is being decoded, and the newest data offered meanwhile.
     private let previewState = LockedState<(isDecoding: Bool, pending: Data?)>((false, nil))
@@ -25,28 +27,28 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
                            originalData: try? Data(contentsOf: url, options: .alwaysMapped))
             }
         }
-        if let dataCache = graph.readableDataCache(for: request) { return readCacheThenDecode(dataCache) }
+        if graph.caches.readsData(for: keys) { return readCacheThenDecode() }
         followFetch()
     }
 
     /// Reads the disk cache and, on a hit, decodes in the same job: one queue hop for the most
     /// common load of a scrolling list, not a read job and then a decode job. A miss follows
     /// the fetch stage, which then loads without reading the disk cache again.
-    private func readCacheThenDecode(_ dataCache: any DataCaching) {
+    private func readCacheThenDecode() {
         let options = decodeOptions()
         let decoders = graph.configuration.decoders
         enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
-            guard let data = dataCache.data(for: keys.data.string) else { return followFetch() }
+            guard let data = graph.caches.data(for: keys) else { return followFetch() }
             finish(Result { () throws(ImageError) in try decodeLoaded(data, decoders, options) })
         }
     }
 
-    /// Subscribes to the fetch stage: previews from its partial data, then the decode of its
-    /// data. The disk cache is not read there again: this stage has read it, or the request may
-    /// not read it.
+    /// Subscribes to the fetch stage that loads without reading the disk cache (this stage has
+    /// read it, or the request may not): previews from its partial data, then the decode of
+    /// its data.
     private func followFetch() {
-        follow({ [graph] in graph.fetchData($0, keys: $1, priority: $2, readsDataCache: false, observer: $3) },
+        follow({ [graph] in graph.fetchData($0, keys: $1.withoutDiskRead, priority: $2, observer: $3) },
                partial: { [self] data in decodePreview(of: data) }) { [self] data in
             decode { [self] decoders, options throws(ImageError) in try decodeLoaded(data, decoders, options) }
         }
@@ -58,7 +60,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         do throws(ImageError) {
             return StageImage(image: try decoders.decode(data, options: options), originalData: data)
         } catch {
-            forgetCachedData(after: error)
+            graph.caches.forgetData(of: request, keys: keys, after: error)
             throw error
         }
     }
@@ -71,20 +73,6 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
             finish(Result { () throws(ImageError) in try body(decoders, options) })
-        }
-    }
-
-    /// Removes data that does not decode (cut short, damaged, not an image at all) from the
-    /// disk cache, so that a later load fetches it again instead of failing on the same bytes:
-    /// a server that once sent a cut body must not leave it there. Limits and cancellation say
-    /// nothing about the data and leave it.
-    private func forgetCachedData(after error: ImageError) {
-        guard request.source.usesDataLoader, let dataCache = graph.configuration.dataCache else { return }
-        switch error {
-        case .emptyData, .unsupportedFormat, .truncated, .decodingFailed, .invalidDimensions:
-            dataCache.remove(for: keys.data.string)
-        default:
-            break
         }
     }
 

@@ -1,36 +1,34 @@
 import Foundation
 
-/// The first stage: the original encoded bytes of a request's source, from the disk cache when
-/// it has them (sources that go through the data loader), else loaded (and then stored there).
+/// The first stage: the original encoded bytes of a request's source, loaded (and then stored
+/// in the disk cache), or, when its key says so (``FetchKey/readsDisk``: `data(for:)` and
+/// prefetching to disk), read from the disk cache first.
 ///
-/// Shared by requests with the same data key and cache policy: a request that may not load
-/// must not join a load, and one that ignores caches must not join a cache read. Reports
-/// download progress and, when progressive decoding is on, the data so far each time a
-/// progressive JPEG completes a scan (``StageEvent/partial(_:)``).
+/// Shared by requests with the same fetch key: a request that may not load must not join a
+/// load, and one that ignores caches must not join a cache read. A disk miss follows the
+/// fetch that only loads, which an image load's decode stage follows after its own disk read:
+/// the two share one download. Reports download progress and, when progressive decoding is
+/// on, the data so far each time a progressive JPEG completes a scan (``StageEvent/partial(_:)``).
+/// Every cache access goes through ``PipelineGraph/caches``.
 final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
-    /// Whether the stage reads the disk cache before loading; not when a decode stage started it
-    /// (see ``PipelineGraph/fetchData(_:keys:priority:readsDataCache:observer:)``).
-    private let readsDataCache: Bool
-
-    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys, readsDataCache: Bool) {
-        self.readsDataCache = readsDataCache
-        super.init(graph: graph, request: request, keys: keys)
+    override func start() {
+        guard graph.caches.readsData(for: keys) else { return loadUnlessCacheOnly() }
+        // The disk cache does blocking I/O: read it in its own queue, off the caller's executor.
+        enqueue(in: graph.dataCacheQueue) { [self] in
+            guard !Task.isCancelled else { return }
+            if let data = graph.caches.data(for: keys) {
+                finish(.success(data))
+            } else {
+                followLoad()
+            }
+        }
     }
 
-    override func start() {
-        if readsDataCache, let dataCache = graph.readableDataCache(for: request) {
-            // The disk cache does blocking I/O: read it in its own queue, off the caller's executor.
-            enqueue(in: graph.dataCacheQueue) { [self] in
-                guard !Task.isCancelled else { return }
-                if let data = dataCache.data(for: keys.data.string) {
-                    finish(.success(data))
-                } else {
-                    loadUnlessCacheOnly()
-                }
-            }
-        } else {
-            loadUnlessCacheOnly()
-        }
+    /// A disk miss: follows the fetch of the same data that loads without reading the disk.
+    private func followLoad() {
+        follow({ [graph] in graph.fetchData($0, keys: $1.withoutDiskRead, priority: $2, observer: $3) },
+               partial: { [self] data in publishPartial(data) },
+               success: { [self] data in finish(.success(data)) })
     }
 
     private func loadUnlessCacheOnly() {
@@ -38,9 +36,7 @@ final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
         enqueue(in: graph.loadQueue) { [self] in
             guard !Task.isCancelled else { return }
             let result = await loadSourceData()
-            if case .success(let data) = result, request.source.usesDataLoader {
-                graph.configuration.dataCache?.store(data, for: keys.data.string)
-            }
+            if case .success(let data) = result { graph.caches.storeLoadedData(data, of: request, keys: keys) }
             finish(result)
         }
     }

@@ -25,14 +25,9 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
         }
     }
 
-    /// Puts the result in the memory cache, with the original bytes when the request that
-    /// started this stage keeps them.
+    /// Puts the result in the memory cache (``PipelineCaches/storeResult(_:of:keys:)``).
     private func store(_ result: StageImage) -> StageImage {
-        if let memoryCache = graph.configuration.memoryCache {
-            var image = result.image
-            if request.options.keepsData { image.data = result.originalData }
-            memoryCache.store(image, for: keys.image)
-        }
+        graph.caches.storeResult(result, of: request, keys: keys)
         return result
     }
 

@@ -103,10 +103,4 @@ final class WeightTable {
         offset.deallocate()
         weights.deallocate()
     }
-
-    /// The source range output pixel `i` reads.
-    func sourceRange(of i: Int) -> Range<Int> {
-        let s = Int(start[i])
-        return s..<(s + Int(count[i]))
-    }
 }

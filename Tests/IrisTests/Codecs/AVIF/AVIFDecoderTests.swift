@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// AVIF through libavif: files made by avifenc from PNGs Iris wrote, compared with avifdec's
 /// decode of the same files (through Iris's PNG decoder). Both decode the same AV1 bitstream

@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Animated GIFs written by giflib, played through ``Animation`` and compared pixel by pixel
 /// with ``AnimationReference``.

@@ -1,7 +1,8 @@
-#if DevelopmentTools && canImport(CGIF)
+#if canImport(CGIF)
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// `iris info` and `iris frames` on GIFs whose frames have no colour table, and on one whose
 /// LZW code size giflib rejects.

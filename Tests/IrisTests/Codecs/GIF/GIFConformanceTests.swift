@@ -3,6 +3,7 @@ import CGIF
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// GIFs the way the GIF89a specification leaves room for: frames with no colour table at all
 /// (decoded as Chromium does: every index transparent, the frame kept with its delay), and an

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// HEIF/HEIC through libheif: files made by heif-enc from PNGs Iris wrote, compared with
 /// heif-convert's decode (through Iris's PNG decoder). Same library, same conversion to RGB:

@@ -4,6 +4,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Round trips, shrink-on-load, truncation, corruption and limits of the libjpeg-turbo codec.
 ///

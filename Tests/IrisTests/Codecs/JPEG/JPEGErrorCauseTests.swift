@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Damaged JPEG scan data is reported with what libjpeg said and where, not as an image that
 /// merely ends early: a marker breaking into the scan, garbage in it, and a scan that stops

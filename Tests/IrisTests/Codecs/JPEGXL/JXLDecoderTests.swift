@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// JPEG XL through libjxl: files made by cjxl from PNGs Iris wrote, compared with djxl's
 /// decode (through Iris's PNG decoder). Both run libjxl's same pipeline; djxl writes 8-bit PNG

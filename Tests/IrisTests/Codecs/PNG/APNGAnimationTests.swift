@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// APNGs whose frames libpng compressed, played through ``Animation`` and compared pixel by
 /// pixel with ``AnimationReference``.

@@ -1,6 +1,7 @@
 #if canImport(CPNG)
 import Foundation
 @testable import Iris
+import IrisTestSupport
 
 /// An APNG as a list of chunks, to rebuild it with chunks moved, split or renumbered: the
 /// conformance cases the APNG specification describes, made from files ``APNGTestWriter``

@@ -1,7 +1,8 @@
-#if DevelopmentTools && canImport(CPNG)
+#if canImport(CPNG)
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// `iris info`, `frames` and `convert` agree on an APNG's frames: the first fcTL frame when the
 /// default image is outside the animation, the count whatever the chunk order, and the default

@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// APNGs as the APNG specification 1.0 describes them, decoded as browsers show them: a default
 /// image outside the animation, one-frame animations, frame data in many chunks, fcTL before

@@ -1,4 +1,3 @@
-#if DevelopmentTools
 import Foundation
 import Testing
 @testable import Iris
@@ -6,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import IrisTestSupport
 
 /// A tiny PNG whose header chunk claims gigabytes: found truncated before anything is allocated
 /// for the claim (libpng allocates a chunk's claimed length before reading it). Measured as the
@@ -72,4 +72,3 @@ struct PNGChunkClaimTests {
         return (status, (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
     }
 }
-#endif

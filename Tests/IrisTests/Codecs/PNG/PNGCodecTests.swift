@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// One PNG kind: colour type, bit depth, tRNS, interlacing.
 struct PNGKind: Sendable, CustomTestStringConvertible {
@@ -353,7 +354,4 @@ struct PNGCodecTests {
     }
 }
 
-extension PNGSampleImage {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-}
 #endif

@@ -4,6 +4,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// ``AnimatedWebPEncoder`` read back with libwebp's own animation decoder.
 @Suite("Animated WebP encoder")

@@ -4,6 +4,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// Animated WebPs made by libwebp's encoder and muxer, played through ``Animation`` and
 /// compared pixel by pixel with ``AnimationReference`` and with libwebp's own animation

@@ -3,6 +3,7 @@ import Foundation
 import IrisSamples
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 @Suite("WebP codec", .serialized)
 struct WebPCodecTests {

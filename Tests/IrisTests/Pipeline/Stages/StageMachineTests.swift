@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// The stage machine on its own (StageMachine.swift), with fake stages whose work the test drives
 /// by hand: no queue, no loader, no clock.

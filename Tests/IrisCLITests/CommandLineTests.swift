@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import IrisTestSupport
+
+/// The `iris` executable as a user runs it: name clashes stop it before it writes, and Ctrl-C
+/// (SIGINT) stops a batch, leaves no partial file and says what was done.
+@Suite("CLI command line")
+struct CommandLineTests {
+    @Test("Two inputs that would share an output stop the command before anything is written")
+    func nameClash() async throws {
+        let directory = try CLITestSupport.directory("clash")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for folder in ["x", "y"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try CLITestSupport.writePhoto(directory.appendingPathComponent("\(folder)/a.jpg"), width: 64, height: 48)
+        }
+        let first = directory.appendingPathComponent("x/a.jpg").path, second = directory.appendingPathComponent("y/a.jpg").path
+        for command in ["thumbnail", "sheet"] {
+            let out = directory.appendingPathComponent("out-\(command)")
+            let run = try await CLITestSupport.runIris([command, "--out", out.path, first, second])
+            #expect(run.status == 1)
+            #expect(run.standardError.contains(first) && run.standardError.contains(second), "\(run.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+        }
+    }
+
+    @Test("SIGINT stops a batch: the finished thumbnail stays, no partial file, a summary")
+    func interrupt() async throws {
+        let directory = try CLITestSupport.directory("interrupt")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("first.jpg"), last = directory.appendingPathComponent("last.jpg")
+        try CLITestSupport.writePhoto(first, width: 320, height: 240)
+        try CLITestSupport.writePhoto(last, width: 320, height: 240, seed: 2)
+        // A named pipe nobody writes to: opening it to decode blocks until the process ends, so
+        // the batch (one job) is certainly mid-way when the signal comes, whatever the speed.
+        let stuck = directory.appendingPathComponent("stuck.jpg")
+        #expect(mkfifo(stuck.path, 0o600) == 0)
+        let out = directory.appendingPathComponent("out")
+        let run = try await CLITestSupport.runIris(
+            ["thumbnail", "--jobs", "1", "--size", "64", "--out", out.path, first.path, stuck.path, last.path],
+            interruptAfter: "[1/3]")
+        #expect(run.status == 130, "\(run.standardError)")
+        #expect(run.standardError.contains("interrupted"), "\(run.standardError)")
+        #expect(run.standardError.contains("1 of 3 thumbnails written"), "\(run.standardError)")
+        #expect(CLITestSupport.fileNames(in: out) == ["first.jpg"])
+        #expect(try CLITestSupport.decodedSize(out.appendingPathComponent("first.jpg")).width == 64)
+    }
+}

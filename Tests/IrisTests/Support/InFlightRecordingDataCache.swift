@@ -1,0 +1,32 @@
+import Foundation
+@testable import Iris
+import IrisTestSupport
+
+/// A plain dictionary data cache that notes, at each read, what the pipeline has in flight
+/// (`record` says how to read it): which stage and job a read runs in.
+final class InFlightRecordingDataCache: DataCaching {
+    private let base = PipelineTestDataCache()
+    private let snapshot = LockedState<(@Sendable () -> PipelineGraph.InFlight)?>(nil)
+    private let reads = LockedState<[PipelineGraph.InFlight]>([])
+
+    /// Reads `inFlight` at every later read of the cache.
+    func record(_ inFlight: @escaping @Sendable () -> PipelineGraph.InFlight) { snapshot.withLock { $0 = inFlight } }
+    /// The snapshots taken so far, oldest first; forgets them.
+    func takeReads() -> [PipelineGraph.InFlight] {
+        reads.withLock { reads in
+            defer { reads = [] }
+            return reads
+        }
+    }
+
+    func data(for key: String) -> Data? {
+        if let inFlight = snapshot.withLock({ $0 }) {
+            let now = inFlight()
+            reads.withLock { $0.append(now) }
+        }
+        return base.data(for: key)
+    }
+    func store(_ data: Data, for key: String) { base.store(data, for: key) }
+    func remove(for key: String) { base.remove(for: key) }
+    func removeAll() { base.removeAll() }
+}
