@@ -65,7 +65,7 @@ enum TestImages {
         return try await ImageEncoders.animationEncoder(for: .webp)!.encode(animation, options: EncodeOptions(quality: 90))
     }
 
-    /// A PNG header (signature and IHDR, correct CRC) that claims `width`×`height`, and no data.
+    /// A PNG header (signature and IHDR, correct CRCs) that claims `width`×`height`, an empty IDAT and IEND.
     static func pngHeader(width: UInt32, height: UInt32) -> Data {
         var ihdr: [UInt8] = Array("IHDR".utf8)
         for value in [width, height] { ihdr += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
@@ -73,6 +73,8 @@ enum TestImages {
         let crc = crc32(ihdr)
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + ihdr
         bytes += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        let idat = crc32(Array("IDAT".utf8))
+        bytes += [0, 0, 0, 0] + Array("IDAT".utf8) + [UInt8(idat >> 24), UInt8(idat >> 16 & 0xFF), UInt8(idat >> 8 & 0xFF), UInt8(idat & 0xFF)]
         bytes += [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
         return Data(bytes)
     }
