@@ -5,7 +5,7 @@ SWIFT ?= swift
 TRAITS := --traits DevelopmentTools
 DEMO := demo-output
 
-.PHONY: test demo deps build clean bad-input-corpus fuzz fuzz-build fuzz-replay docs
+.PHONY: test demo deps build clean bad-input-corpus fuzz fuzz-build fuzz-replay docs test-server serve
 
 deps:
 	scripts/install-deps
@@ -22,6 +22,23 @@ build: deps
 test: build
 	$(SWIFT) test $(TRAITS) --skip-build --skip FailureModeStressTests
 	$(SWIFT) test $(TRAITS) --skip-build --filter FailureModeStressTests
+	$(MAKE) test-server
+
+# The image service (Server/, a package of its own, so an app that adds Iris never resolves
+# Hummingbird): its build, with its tests, and its suite. Run by `test` after the library's.
+test-server:
+	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+
+# Builds and starts the image service in development mode (unsigned URLs) on 127.0.0.1:8080,
+# with the demo's sample images as local:// sources. Ctrl-C stops it.
+SERVE_PORT ?= 8080
+serve: deps
+	$(SWIFT) build $(TRAITS) -c release --product iris
+	.build/release/iris samples --out $(DEMO)/samples
+	cd Server && $(SWIFT) build -c release --product iris-server
+	@echo "Sample sources: $$(cd $(DEMO)/samples && ls | sed 's|^|local:///|' | tr '\n' ' ')"
+	@echo "Try: curl -o out.webp http://127.0.0.1:$(SERVE_PORT)/unsafe/rs:fill:300:200/g:sm/plain/local:///$$(cd $(DEMO)/samples && ls | head -1)@webp"
+	Server/.build/release/iris-server --dev --port $(SERVE_PORT) --local-root $(CURDIR)/$(DEMO)/samples
 
 demo: deps
 	$(SWIFT) build $(TRAITS) -c release --product iris

@@ -46,6 +46,7 @@ struct IrisServerCommand: AsyncParsableCommand {
         let renderer = try ImageRenderer(configuration: config)
         let app = IrisServerApplication.make(configuration: config, renderer: renderer)
         print("iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)\(config.development ? " (development: unsigned URLs served)" : "")")
+        fflush(stdout)
         try await app.runService()
     }
 }
