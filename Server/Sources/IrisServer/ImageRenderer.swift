@@ -48,18 +48,26 @@ public final class ImageRenderer: Sendable {
         negotiation = FormatNegotiation(available: available)
     }
 
-    /// The whole answer to a request for `path` (as received, without the query).
-    public func serve(path: String, accept: String?, ifNoneMatch: String?, now: Date = Date()) async -> ServeResult {
-        let request: ServeRequest
+    /// The whole answer to a request for `path` (as received, without the query). `accept`
+    /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `dprHint`
+    /// (the `Sec-CH-DPR` or `DPR` client hint) is the dpr of URLs that set none, when client
+    /// hints are on.
+    public func serve(path: String, accept: String?, ifNoneMatch: String?, dprHint: String? = nil,
+                      now: Date = Date()) async -> ServeResult {
+        var request: ServeRequest
         do throws(ServeError) {
             request = try urls.parse(path, now: now)
         } catch {
             return .failure(error)
         }
+        if configuration.clientHints, request.options.dpr == 1, let hint = dprHint.flatMap(Double.init), hint > 0, hint <= 8 {
+            request.options.dpr = hint
+        }
+        let serveRequest = request
         do {
             return try await gate.run {
                 try await withTimeout(configuration.processingTimeout) {
-                    let prepared = try await self.prepare(request, accept: accept)
+                    let prepared = try await self.prepare(serveRequest, accept: accept)
                     if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
                     return .image(try await self.render(prepared))
                 }
@@ -116,7 +124,7 @@ public final class ImageRenderer: Sendable {
             negotiated = true
         }
         var hash = SHA256()
-        hash.update(data: Array("iris-server \(IrisServerInfo.version)\n\(format.rawValue)\n\(request.signedPath)\n".utf8))
+        hash.update(data: Array("iris-server \(IrisServerInfo.version)\n\(format.rawValue)\n\(request.signedPath)\ndpr \(options.dpr)\n".utf8))
         hash.update(data: Array(SHA256.hash(data: data)))
         let etag = "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
         return PreparedRender(request: request, data: data, format: format, negotiated: negotiated, etag: etag, timings: timings)

@@ -11,10 +11,14 @@ public struct ImageResponses: Sendable {
     /// `Retry-After` of a 429, in seconds.
     public var retryAfterSeconds: Int
 
+    /// Whether client hints are on (`Accept-CH`, `Vary` on the hint headers).
+    public var clientHints: Bool
+
     /// Makes the response builder.
-    public init(cacheTTL: Int, retryAfterSeconds: Int) {
+    public init(cacheTTL: Int, retryAfterSeconds: Int, clientHints: Bool = false) {
         self.cacheTTL = cacheTTL
         self.retryAfterSeconds = retryAfterSeconds
+        self.clientHints = clientHints
     }
 
     /// The response for `result`, at `now` (for `expires`).
@@ -52,7 +56,12 @@ public struct ImageResponses: Sendable {
         var maxAge = cacheTTL
         if let expires = options.expires { maxAge = max(0, min(maxAge, expires - Int(now.timeIntervalSince1970))) }
         headers[.cacheControl] = "max-age=\(maxAge), public"
-        if negotiated { headers[.vary] = "Accept" }
+        var vary: [String] = negotiated ? ["Accept"] : []
+        if clientHints {
+            headers[.acceptCH] = "DPR, Sec-CH-DPR"
+            vary += ["Sec-CH-DPR", "DPR"]
+        }
+        if !vary.isEmpty { headers[.vary] = vary.joined(separator: ", ") }
         headers[.contentDisposition] = Self.contentDisposition(name: options.filename ?? request.source.baseName, format: format,
                                                               attachment: options.returnAttachment)
         return headers

@@ -11,15 +11,23 @@ public enum IrisServerApplication {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(SecurityHeadersMiddleware())
         let responses = ImageResponses(cacheTTL: renderer.configuration.cacheTTL,
-                                       retryAfterSeconds: renderer.configuration.retryAfterSeconds)
+                                       retryAfterSeconds: renderer.configuration.retryAfterSeconds,
+                                       clientHints: renderer.configuration.clientHints)
         router.get("/health") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }
-        router.get("**") { request, _ -> Response in
+        @Sendable func image(_ request: Request, _: BasicRequestContext) async -> Response {
             let result = await renderer.serve(path: request.uri.path, accept: request.headers[.accept],
-                                              ifNoneMatch: request.headers[.ifNoneMatch])
+                                              ifNoneMatch: request.headers[.ifNoneMatch],
+                                              dprHint: request.headers[.secCHDPR] ?? request.headers[.dpr])
             return responses.response(for: result)
+        }
+        router.get("**", use: image)
+        // HEAD: the same status and headers (Content-Length included), no body.
+        router.head("**") { request, context -> Response in
+            let full = await image(request, context)
+            return Response(status: full.status, headers: full.headers)
         }
         return router
     }

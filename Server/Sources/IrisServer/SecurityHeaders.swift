@@ -28,6 +28,12 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
 extension HTTPField.Name {
     /// `X-Content-Type-Options`.
     static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+    /// `Accept-CH`.
+    static let acceptCH = HTTPField.Name("Accept-CH")!
+    /// `Sec-CH-DPR`.
+    static let secCHDPR = HTTPField.Name("Sec-CH-DPR")!
+    /// `DPR`.
+    static let dpr = HTTPField.Name("DPR")!
     /// `Server-Timing`.
     static let serverTiming = HTTPField.Name("Server-Timing")!
 }

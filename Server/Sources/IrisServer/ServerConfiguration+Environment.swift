@@ -9,7 +9,7 @@ extension ServerConfiguration {
     /// kinds: loopback, private, link-local…), `IRIS_CACHE_DIR`, `IRIS_CACHE_SIZE`,
     /// `IRIS_DOWNLOAD_TIMEOUT` and `IRIS_PROCESSING_TIMEOUT` (seconds), `IRIS_MAX_SOURCE_BYTES`,
     /// `IRIS_MAX_SOURCE_PIXELS`, `IRIS_MAX_FRAMES`, `IRIS_MAX_RESULT_PIXELS`, `IRIS_TTL`,
-    /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_PRESETS` (`name=opt/opt;name=opt`).
+    /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_CLIENT_HINTS`, `IRIS_PRESETS` (`name=opt/opt;name=opt`).
     /// A value that does not parse is an error naming the variable.
     public func applying(environment: [String: String]) throws -> ServerConfiguration {
         var config = self
@@ -40,6 +40,7 @@ extension ServerConfiguration {
         if let quality = try int("IRIS_QUALITY") { config.defaultQuality = quality }
         if let workers = try int("IRIS_WORKERS") { config.maxConcurrentRenders = max(1, workers) }
         if let queue = try int("IRIS_QUEUE") { config.maxQueuedRenders = queue }
+        if let hints = environment["IRIS_CLIENT_HINTS"] { config.clientHints = ["1", "true", "yes"].contains(hints.lowercased()) }
         if let presets = environment["IRIS_PRESETS"] {
             for entry in presets.split(separator: ";") { try config.addPreset(String(entry)) }
         }

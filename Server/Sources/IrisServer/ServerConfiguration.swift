@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     public var maxConcurrentRenders = ProcessInfo.processInfo.activeProcessorCount
     /// Renders waiting for a slot before new ones are answered 429 (8 per core).
     public var maxQueuedRenders = 8 * ProcessInfo.processInfo.activeProcessorCount
+    /// Client hints: responses ask for `DPR` (`Accept-CH`), and a request's `Sec-CH-DPR` or
+    /// `DPR` is the dpr of URLs that set none (with `Vary`). Off by default.
+    public var clientHints = false
     /// `Retry-After` of a 429, in seconds.
     public var retryAfterSeconds = 1
 

@@ -24,6 +24,7 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Source cache folder (IRIS_CACHE_DIR).") var cacheDir: String?
     @Option(help: "Named preset, name=option/option (IRIS_PRESETS; repeatable).") var preset: [String] = []
     @Option(help: "Renders at once (IRIS_WORKERS; default: cores).") var workers: Int?
+    @Flag(help: "Client hints: ask for DPR and use it as the default dpr (IRIS_CLIENT_HINTS).") var clientHints = false
     @Option(help: "Renders waiting before 429 (IRIS_QUEUE; default 8 per core).") var queue: Int?
 
     func run() async throws {
@@ -40,13 +41,16 @@ struct IrisServerCommand: AsyncParsableCommand {
         for entry in preset { try config.addPreset(entry) }
         if let workers { config.maxConcurrentRenders = max(1, workers) }
         if let queue { config.maxQueuedRenders = queue }
+        if clientHints { config.clientHints = true }
         if !config.development && config.signingKeys.isEmpty {
             print("iris-server: no signing key (--key/--salt or IRIS_KEY/IRIS_SALT): every URL will be refused; --dev serves unsigned URLs")
         }
         let renderer = try ImageRenderer(configuration: config)
         let app = IrisServerApplication.make(configuration: config, renderer: renderer)
-        print("iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)\(config.development ? " (development: unsigned URLs served)" : "")")
-        fflush(stdout)
+        // Written at once (not buffered), so whoever started the server sees where it listens.
+        let banner = "iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)"
+            + (config.development ? " (development: unsigned URLs served)" : "") + "\n"
+        FileHandle.standardOutput.write(Data(banner.utf8))
         try await app.runService()
     }
 }

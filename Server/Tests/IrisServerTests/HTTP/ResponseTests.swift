@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
 import Iris
@@ -86,6 +87,67 @@ import Testing
             try await Harness.withService(Harness.configuration { $0.development = false }) { client, _ in
                 let response = try await client.get(Harness.path(["w:40"], source: "\(base)/f/p.jpg"))
                 #expect(response.status == .forbidden)
+            }
+        }
+    }
+
+    @Test func clientHintsSetTheDefaultDPR() async throws {
+        let files = SourceFiles()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            try await Harness.withService(Harness.configuration { $0.clientHints = true }) { client, _ in
+                let path = Harness.path(["w:100"], source: "\(base)/f/p.jpg", extension: "png")
+                let hinted = try await client.get(path, headers: [.init("Sec-CH-DPR")!: "2"])
+                #expect(try TestImages.decode(hinted.data).bitmap.width == 200)
+                #expect(hinted.headers[.init("Accept-CH")!] == "DPR, Sec-CH-DPR")
+                #expect(hinted.headers[.vary]?.contains("Sec-CH-DPR") == true)
+                let plain = try await client.get(path)
+                #expect(try TestImages.decode(plain.data).bitmap.width == 100 && plain.headers[.eTag] != hinted.headers[.eTag])
+                let explicit = try await client.get(Harness.path(["w:100", "dpr:3"], source: "\(base)/f/p.jpg", extension: "png"),
+                                                    headers: [.init("DPR")!: "2"])
+                #expect(try TestImages.decode(explicit.data).bitmap.width == 300)
+            }
+            // Off by default: the hint is ignored.
+            try await Harness.withService(Harness.configuration()) { client, _ in
+                let response = try await client.get(Harness.path(["w:100"], source: "\(base)/f/p.jpg", extension: "png"),
+                                                    headers: [.init("DPR")!: "2"])
+                #expect(try TestImages.decode(response.data).bitmap.width == 100 && response.headers[.init("Accept-CH")!] == nil)
+            }
+        }
+    }
+
+    @Test func headHasTheHeadersWithoutTheBody() async throws {
+        let files = SourceFiles()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            try await Harness.withService(Harness.configuration()) { client, _ in
+                let path = Harness.path(["w:64"], source: "\(base)/f/p.jpg", extension: "jpg")
+                let get = try await client.get(path)
+                let head = try await client.execute(uri: path, method: .head)
+                #expect(head.status == .ok && head.body.readableBytes == 0)
+                #expect(head.headers[.contentLength] == String(get.data.count) && head.headers[.eTag] == get.headers[.eTag])
+            }
+        }
+    }
+
+    /// The service itself on a live loopback port, over real HTTP, against the live source.
+    @Test func liveOverLoopback() async throws {
+        let files = SourceFiles()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            var config = Harness.configuration()
+            config.port = 0
+            let renderer = try ImageRenderer(configuration: config, resolver: TableResolver())
+            defer { try? FileManager.default.removeItem(at: config.cacheDirectory) }
+            let app = Application(router: IrisServerApplication.router(renderer: renderer),
+                                  configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            try await app.test(.live) { client in
+                let response = try await client.get(Harness.path(["rs:fill:120:80"], source: "\(base)/f/p.jpg", extension: "webp"))
+                #expect(response.status == .ok && response.headers[.contentType] == "image/webp")
+                #expect(try TestImages.decode(response.data).bitmap.size == PixelSize(width: 120, height: 80))
+                // A source port nobody listens on: a 502, the address not named.
+                let refused = try await client.get(Harness.path([], source: "http://127.0.0.1:1/x.jpg"))
+                #expect(refused.status.code == 502 && !refused.text.contains("127.0.0.1"))
             }
         }
     }
