@@ -6,7 +6,7 @@ import ArgumentParser
 struct IrisCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iris",
-        abstract: "Inspect, convert and thumbnail images (JPEG, PNG, WebP, GIF).",
+        abstract: "Inspect, convert and thumbnail images (reads JPEG, PNG, WebP, GIF, AVIF, HEIC, JPEG XL; writes JPEG, PNG, WebP, AVIF).",
         subcommands: [InfoCommand.self, ConvertCommand.self, ThumbnailCommand.self, FramesCommand.self,
                       SheetCommand.self, SamplesCommand.self]
     )
