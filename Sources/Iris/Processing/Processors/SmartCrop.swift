@@ -72,14 +72,16 @@ extension ImageProcessors {
             return PixelRect(x: x, y: y, width: width, height: height)
         }
 
-        /// Per pixel of a four-byte premultiplied bitmap: edges (the luma Laplacian), saturation
-        /// and skin tone, weighted by coverage.
+        /// Per pixel of a four-byte premultiplied bitmap: edges (the luma Laplacian) and
+        /// saturation, each relative to its mean over the image, and skin tone, weighted by
+        /// coverage.
         static func attentionScores(_ bitmap: Bitmap) -> [Double] {
             let (width, height) = (bitmap.width, bitmap.height)
             let (red, blue) = bitmap.format.isBlueFirst ? (2, 0) : (0, 2)
             let hasAlpha = bitmap.format.hasAlpha
             var luma = [Double](repeating: 0, count: width * height)
-            var colour = [Double](repeating: 0, count: width * height)
+            var saturation = [Double](repeating: 0, count: width * height)
+            var skin = [Double](repeating: 0, count: width * height)
             var alphas = [Double](repeating: 1, count: width * height)
             bitmap.withUnsafeBytes { pixels in
                 for y in 0..<height {
@@ -92,22 +94,31 @@ extension ImageProcessors {
                         let b = Double(pixels[at + blue]) * unpremultiply
                         let index = y * width + x
                         luma[index] = 0.299 * r + 0.587 * g + 0.114 * b
-                        let saturation = max(r, g, b) - min(r, g, b)
-                        let skin = isSkin(r: r, g: g, b: b) ? 1.0 : 0
-                        colour[index] = 0.5 * saturation + 120 * skin
+                        saturation[index] = max(r, g, b) - min(r, g, b)
+                        skin[index] = isSkin(r: r, g: g, b: b) ? 1 : 0
                         alphas[index] = alpha
                     }
                 }
             }
-            var scores = [Double](repeating: 0, count: width * height)
+            // Each feature counts by how much it stands out from its own average over the image:
+            // a picture saturated all over (a sky, a gradient) scores its details, not its
+            // colour; edges, rare in most photos, weigh by their rarity.
+            var edges = [Double](repeating: 0, count: width * height)
             for y in 0..<height {
                 for x in 0..<width {
                     let index = y * width + x
                     let left = luma[y * width + max(0, x - 1)], right = luma[y * width + min(width - 1, x + 1)]
                     let up = luma[max(0, y - 1) * width + x], down = luma[min(height - 1, y + 1) * width + x]
-                    let edge = abs(4 * luma[index] - left - right - up - down)
-                    scores[index] = (edge + colour[index]) * alphas[index]
+                    edges[index] = abs(4 * luma[index] - left - right - up - down)
                 }
+            }
+            let count = Double(max(1, width * height))
+            let meanEdge = edges.reduce(0, +) / count, meanSaturation = saturation.reduce(0, +) / count
+            var scores = [Double](repeating: 0, count: width * height)
+            for index in scores.indices {
+                let edge = edges[index] / (meanEdge + 1)
+                let colour = max(0, saturation[index] - meanSaturation) / (meanSaturation + 1)
+                scores[index] = (edge + colour + 2 * skin[index]) * alphas[index]
             }
             return scores
         }
