@@ -142,6 +142,13 @@ import Testing
         let result = try image(response)
         #expect(result.bitmap.size == PixelSize(width: 32, height: 32))
         #expect(result.animation?.frameCount == 4)
+        // Over the frame limit: refused from the header, before any frame is decoded.
+        let limited = try await render(["rs:fit:32:32"], file: "a.webp", data: data, ext: "webp",
+                                       config: Harness.configuration { $0.maxAnimationFrames = 3 })
+        #expect(limited.status.code == 413 && limited.text.contains("4 frames"), "\(limited.text)")
+        // GIF has no encoder: a 400 naming the format, not a 500.
+        let gif = try await render([], file: "a.webp", data: data, ext: "gif")
+        #expect(gif.status.code == 400 && gif.text.contains("gif"))
     }
 
     @Test func acceptNegotiationAndVary() async throws {
