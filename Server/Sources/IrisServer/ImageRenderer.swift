@@ -127,14 +127,15 @@ public final class ImageRenderer: Sendable {
         hash.update(data: Array("iris-server \(IrisServerInfo.version)\n\(format.rawValue)\n\(request.signedPath)\ndpr \(options.dpr)\n".utf8))
         hash.update(data: Array(SHA256.hash(data: data)))
         let etag = "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
-        return PreparedRender(request: request, data: data, format: format, negotiated: negotiated, etag: etag, timings: timings)
+        return PreparedRender(request: request, data: data, format: format, negotiated: negotiated,
+                              isAnimated: header.isAnimated, etag: etag, timings: timings)
     }
 
     /// Decodes at the target size, processes and encodes a prepared request.
     public func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
         let clock = ContinuousClock()
         let options = prepared.request.options
-        let plan = RenderPlan(options: options, format: prepared.format)
+        let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated)
         let timer = ProcessTimer()
         let data = prepared.data
         let target = plan.decodeTarget

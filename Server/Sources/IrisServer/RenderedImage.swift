@@ -36,6 +36,8 @@ public struct PreparedRender: Sendable {
     public var format: OutputFormat
     /// Whether the format was chosen from `Accept` (`Vary: Accept`).
     public var negotiated: Bool
+    /// Whether the source is animated (from its header).
+    public var isAnimated: Bool
     /// The strong validator of the result.
     public var etag: String
     /// Timings so far (fetch).

@@ -10,8 +10,14 @@ public struct RenderPlan: Sendable {
     /// Rotate, resize, effects, canvas, flatten.
     public var processors: [any ImageProcessing]
 
-    /// The plan of `options` for output in `format`.
-    public init(options: ProcessingOptions, format: OutputFormat) {
+    /// The plan of `options` for output in `format`. An animated source is cut by the centre
+    /// where smart gravity is asked for: a crop chosen frame by frame would jump around.
+    public init(options: ProcessingOptions, format: OutputFormat, isAnimated: Bool = false) {
+        var options = options
+        if isAnimated {
+            if options.gravity == .smart { options.gravity = .center }
+            if options.crop?.gravity == .smart { options.crop?.gravity = .center }
+        }
         skipsOrientation = !options.autoRotate
         decodeTarget = Self.decodeTarget(for: options)
         var processors: [any ImageProcessing] = []

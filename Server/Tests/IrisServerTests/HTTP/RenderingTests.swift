@@ -142,6 +142,9 @@ import Testing
         let result = try image(response)
         #expect(result.bitmap.size == PixelSize(width: 32, height: 32))
         #expect(result.animation?.frameCount == 4)
+        // Smart gravity on an animation: every frame cut at the same (centre) place, still animated.
+        let smart = try image(await render(["rs:fill:32:16", "g:sm"], file: "a.webp", data: data, ext: "webp"))
+        #expect(smart.bitmap.size == PixelSize(width: 32, height: 16) && smart.animation?.frameCount == 4)
         // Over the frame limit: refused from the header, before any frame is decoded.
         let limited = try await render(["rs:fit:32:32"], file: "a.webp", data: data, ext: "webp",
                                        config: Harness.configuration { $0.maxAnimationFrames = 3 })
