@@ -169,6 +169,8 @@ public final class ImageRenderer: Sendable {
             let data = try await encodeOnce(image, format: format, quality: quality)
             let lossy = format != .png
             if maxBytes <= 0 || data.count <= maxBytes || !lossy || quality <= 10 { return data }
+            // A request cut off by its timeout stops between attempts.
+            if Task.isCancelled { throw ServeError(status: 503, "the request was cancelled") }
             quality = max(10, quality - 10)
         }
     }
