@@ -10,7 +10,8 @@ import NIOPosix
 
 /// The pipeline's loader for remote sources: AsyncHTTPClient, with the source policy applied
 /// before every connection. Each hop (the first URL and every redirect, at most
-/// ``maxRedirects``) resolves its host, refuses it when an address is of a kind not allowed,
+/// ``maxRedirects``) is checked against the allow-list of URL prefixes, resolves its host,
+/// refuses it when an address is of a kind not allowed,
 /// and connects to the checked address only (no second lookup a rebinding DNS could answer
 /// differently). The whole download, redirects included, has ``timeout``; the body is bounded
 /// by the pipeline's byte limit while it streams.
@@ -64,6 +65,8 @@ public struct SourceLoader: DataLoading {
             guard let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw ServeError.forbidden("the source redirects to a scheme that is not allowed")
             }
+            // A redirect must stay on the allow-list too, not only on allowed addresses.
+            try policy.checkAllowed(url)
             let addresses = try await resolver.addresses(of: host)
             try policy.checkAddresses(addresses)
             var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,

@@ -20,8 +20,8 @@ public struct SourcePolicy: Sendable {
         self.allowedAddressKinds = allowedAddressKinds
     }
 
-    /// Refuses a remote URL outside the allow-list (the first source only: redirects are
-    /// judged by their addresses).
+    /// Refuses a remote URL outside the allow-list: the source, and again every redirect it
+    /// leads to (each also judged by its addresses).
     public func checkAllowed(_ url: URL) throws(ServeError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .forbidden("the source scheme is not allowed")

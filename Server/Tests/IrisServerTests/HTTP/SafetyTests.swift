@@ -72,6 +72,25 @@ import Testing
         #expect(try await status(Harness.path([], source: "http://127.0.0.1:9/a.jpg"), config: config).0 == 403)
     }
 
+    /// A redirect off the allow-list is refused even to an allowed address (the source server
+    /// on 127.0.0.1, loopback allowed): only the redirect itself is fetched, never its target.
+    @Test func redirectsAreCheckedAgainstTheAllowList() async throws {
+        let files = SourceFiles()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            let onList = Harness.configuration { $0.sourcePolicy.allowedPrefixes = ["\(base)/redirect", "\(base)/f/"] }
+            let offList = Harness.configuration { $0.sourcePolicy.allowedPrefixes = ["\(base)/redirect"] }
+            let redirect = "\(base)/redirect?to=\("\(base)/f/p.jpg".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            let path = Harness.path(["w:10"], source: redirect, extension: "png")
+            let (refused, text) = try await status(path, config: offList)
+            #expect(refused == 403 && text.contains("allow-list"), "\(text)")
+            #expect(files.count("p.jpg") == 0)
+            #expect(files.count("redirect") == 1)
+            #expect(try await status(path, config: onList).0 == 200)
+            #expect(files.count("p.jpg") == 1)
+        }
+    }
+
     @Test func sizeLimitsOfSourceAndResult() async throws {
         let files = SourceFiles()
         files["huge.png"] = TestImages.pngHeader(width: 100_000, height: 100_000)
