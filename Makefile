@@ -26,8 +26,11 @@ test: build
 
 # The image service (Server/, a package of its own, so an app that adds Iris never resolves
 # Hummingbird): its build, with its tests, and its suite. Run by `test` after the library's.
+# Then, in a network namespace of its own, proof that a refused address receives nothing (the
+# script skips, saying why, where `unshare -rn` is not permitted).
 test-server:
 	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	scripts/serve-netns-test Server/.build/debug/iris-server
 
 # Builds and starts the image service in development mode (unsigned URLs) on 127.0.0.1:8080,
 # with the demo's sample images as local:// sources. Ctrl-C stops it.
