@@ -35,6 +35,13 @@ public final class AdmissionGate: Sendable {
         }
     }
 
+    /// Takes a slot, waiting for one if the queue has room; throws 429 when it has not. Every
+    /// successful `enter` is paired with one ``leave()``.
+    public func enter() async throws { try await acquire() }
+
+    /// Gives back the slot an ``enter()`` took.
+    public func leave() { release() }
+
     /// Renders running and waiting now.
     public var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.waiting.count) } }
 

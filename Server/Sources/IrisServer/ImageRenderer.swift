@@ -65,12 +65,13 @@ public final class ImageRenderer: Sendable {
         }
         let serveRequest = request
         do {
-            return try await gate.run {
-                try await withTimeout(configuration.processingTimeout) {
-                    let prepared = try await self.prepare(serveRequest, accept: accept)
-                    if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
-                    return .image(try await self.render(prepared))
-                }
+            // The slot is held until the work ends, even past a timeout that answered already:
+            // an encode that cannot stop still has its core.
+            try await gate.enter()
+            return try await withTimeout(configuration.processingTimeout, whenWorkEnds: { self.gate.leave() }) {
+                let prepared = try await self.prepare(serveRequest, accept: accept)
+                if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
+                return .image(try await self.render(prepared))
             }
         } catch let error as ServeError {
             return .failure(error)
@@ -222,16 +223,3 @@ public final class ImageRenderer: Sendable {
     }
 }
 
-/// `work`, or a 504 when it takes longer than `limit` (the work is cancelled).
-func withTimeout<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await work() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw ServeError(status: 504, "the image took too long to make")
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw ServeError(status: 500, "the image could not be made") }
-        return first
-    }
-}
