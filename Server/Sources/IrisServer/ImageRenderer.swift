@@ -24,6 +24,11 @@ public final class ImageRenderer: Sendable {
     public let pipeline: ImagePipeline
     /// The bounded work queue.
     public let gate: AdmissionGate
+    /// The service's metrics.
+    public let metrics: ServerMetrics
+    /// Encoded results on disk, when configured.
+    public let resultCache: ResultCache?
+    let sources = SourceTracker()
     private let urls: ImgproxyURL
     private let negotiation: FormatNegotiation
 
@@ -32,8 +37,17 @@ public final class ImageRenderer: Sendable {
     public init(configuration: ServerConfiguration, resolver: any AddressResolving = SystemAddressResolver()) throws {
         self.configuration = configuration
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
+        let sources = sources
         let loader = SourceLoader(policy: configuration.sourcePolicy, resolver: resolver,
-                                  timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects)
+                                  timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects,
+                                  onDownload: { sources.didDownload($0.absoluteString) })
+        metrics = ServerMetrics()
+        if let directory = configuration.resultCacheDirectory, configuration.resultCacheSizeLimit > 0 {
+            resultCache = try ResultCache(directory: directory, sizeLimit: configuration.resultCacheSizeLimit,
+                                          maxAge: configuration.resultCacheMaxAge)
+        } else {
+            resultCache = nil
+        }
         let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
         pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
             dataLoader: loader, dataCache: cache, memoryCache: nil, limits: limits, maxConcurrentDownloads: 16,
@@ -54,6 +68,21 @@ public final class ImageRenderer: Sendable {
     /// hints are on.
     public func serve(path: String, accept: String?, ifNoneMatch: String?, dprHint: String? = nil,
                       now: Date = Date()) async -> ServeResult {
+        let result = await answer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, dprHint: dprHint, now: now)
+        switch result {
+        case .image(let image):
+            metrics.request(status: 200, format: image.format)
+            if image.timings.resultCacheHit != true { metrics.stages(image.timings) }
+        case .notModified(let prepared):
+            metrics.request(status: 304, format: prepared.format)
+        case .failure(let error):
+            metrics.request(status: error.status, format: nil)
+            metrics.refusal(error)
+        }
+        return result
+    }
+
+    private func answer(path: String, accept: String?, ifNoneMatch: String?, dprHint: String?, now: Date) async -> ServeResult {
         var request: ServeRequest
         do throws(ServeError) {
             request = try urls.parse(path, now: now)
@@ -64,6 +93,27 @@ public final class ImageRenderer: Sendable {
             request.options.dpr = hint
         }
         let serveRequest = request
+        let clock = ContinuousClock()
+        let lookupStarted = clock.now
+        let cacheKey = resultCache.map { _ in
+            ResultCache.key(signedPath: request.signedPath, formats: formatsKey(request, accept: accept), dpr: request.options.dpr)
+        }
+        if let resultCache, let cacheKey {
+            if let entry = await resultCache.entry(for: cacheKey, now: now) {
+                metrics.resultCache(hit: true)
+                var timings = RenderTimings()
+                timings.resultCacheHit = true
+                timings.resultCacheLookup = lookupStarted.duration(to: clock.now)
+                if let ifNoneMatch, Self.matches(ifNoneMatch, etag: entry.etag) {
+                    return .notModified(PreparedRender(request: request, data: Data(), format: entry.format, negotiated: entry.negotiated,
+                                                       isAnimated: false, etag: entry.etag, timings: timings))
+                }
+                return .image(RenderedImage(request: request, data: entry.data, format: entry.format, negotiated: entry.negotiated,
+                                            etag: entry.etag, timings: timings))
+            }
+            metrics.resultCache(hit: false)
+        }
+        let lookup = lookupStarted.duration(to: clock.now)
         do {
             // The slot is held until the work ends, even past a timeout that answered already:
             // an encode that cannot stop still has its core.
@@ -71,7 +121,14 @@ public final class ImageRenderer: Sendable {
             return try await withTimeout(configuration.processingTimeout, whenWorkEnds: { self.gate.leave() }) {
                 let prepared = try await self.prepare(serveRequest, accept: accept)
                 if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
-                return .image(try await self.render(prepared))
+                var image = try await self.render(prepared)
+                if let resultCache = self.resultCache, let cacheKey {
+                    image.timings.resultCacheHit = false
+                    image.timings.resultCacheLookup = lookup
+                    resultCache.store(ResultCache.Entry(data: image.data, format: image.format, negotiated: image.negotiated,
+                                                        etag: image.etag, created: Int(now.timeIntervalSince1970)), for: cacheKey)
+                }
+                return .image(image)
             }
         } catch let error as ServeError {
             return .failure(error)
@@ -88,9 +145,17 @@ public final class ImageRenderer: Sendable {
         let source = try imageSource(for: request.source)
         let fetchRequest = ImageRequest(source: source)
         let data: Data
+        var remote: String?
+        if case .remote(let url) = request.source { remote = url.absoluteString }
+        let role = remote.map { sources.begin($0) }
         do {
             data = try await pipeline.data(for: fetchRequest)
+            if let remote, let role {
+                let downloaded = sources.end(remote)
+                metrics.source(role == .joined ? .coalesced : downloaded ? .miss : .hit, bytes: data.count)
+            }
         } catch {
+            if let remote { _ = sources.end(remote) }
             throw ServeError(error)
         }
         var timings = RenderTimings()
@@ -196,6 +261,14 @@ public final class ImageRenderer: Sendable {
         } catch {
             throw ServeError(status: 500, "the result could not be encoded")
         }
+    }
+
+    /// The part of a result cache key that stands for the format: the one named, or for a
+    /// negotiated one, what `accept` leads to for an opaque, a transparent and an animated source.
+    func formatsKey(_ request: ServeRequest, accept: String?) -> String {
+        if let requested = request.requestedFormat { return requested.rawValue }
+        let kinds = [(false, false), (true, false), (false, true), (true, true)]
+        return "accept " + kinds.map { negotiation.choose(accept: accept, hasAlpha: $0.0, isAnimated: $0.1).rawValue }.joined(separator: ",")
     }
 
     /// The pipeline's source for a checked reference.

@@ -11,18 +11,26 @@ public struct RenderTimings: Sendable, Equatable {
     public var process: Duration = .zero
     /// Encoding the result.
     public var encode: Duration = .zero
+    /// Whether the result cache had the result (`nil`: no result cache).
+    public var resultCacheHit: Bool?
+    /// Looking the result up in the result cache.
+    public var resultCacheLookup: Duration = .zero
 
     /// Makes timings, all zero.
     public init() {}
 
-    /// `fetch;dur=1.2, decode;dur=3.4, process;dur=0.5, encode;dur=2.0` (milliseconds).
+    /// `fetch;dur=1.2, decode;dur=3.4, process;dur=0.5, encode;dur=2.0` (milliseconds), then
+    /// `result-cache;desc=miss;dur=0.1` with a result cache; a hit is `result-cache;desc=hit;dur=0.1` alone.
     public var serverTiming: String {
         func ms(_ duration: Duration) -> String {
             let (seconds, attoseconds) = duration.components
             let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
             return String(format: "%.1f", value)
         }
-        return "fetch;dur=\(ms(fetch)), decode;dur=\(ms(decode)), process;dur=\(ms(process)), encode;dur=\(ms(encode))"
+        let lookup = "result-cache;desc=\(resultCacheHit == true ? "hit" : "miss");dur=\(ms(resultCacheLookup))"
+        if resultCacheHit == true { return lookup }
+        let stages = "fetch;dur=\(ms(fetch)), decode;dur=\(ms(decode)), process;dur=\(ms(process)), encode;dur=\(ms(encode))"
+        return resultCacheHit == false ? stages + ", " + lookup : stages
     }
 }
 

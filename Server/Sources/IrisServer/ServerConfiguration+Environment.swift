@@ -9,7 +9,9 @@ extension ServerConfiguration {
     /// kinds: loopback, private, link-local…), `IRIS_CACHE_DIR`, `IRIS_CACHE_SIZE`,
     /// `IRIS_DOWNLOAD_TIMEOUT` and `IRIS_PROCESSING_TIMEOUT` (seconds), `IRIS_MAX_SOURCE_BYTES`,
     /// `IRIS_MAX_SOURCE_PIXELS`, `IRIS_MAX_FRAMES`, `IRIS_MAX_RESULT_PIXELS`, `IRIS_TTL`,
-    /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_CLIENT_HINTS`, `IRIS_PRESETS` (`name=opt/opt;name=opt`).
+    /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_CLIENT_HINTS`, `IRIS_PRESETS` (`name=opt/opt;name=opt`),
+    /// `IRIS_METRICS_HOST`, `IRIS_METRICS_PORT`, `IRIS_RESULT_CACHE_DIR`, `IRIS_RESULT_CACHE_SIZE` (0: off),
+    /// `IRIS_RESULT_CACHE_MAX_AGE`, `IRIS_DRAIN_DELAY` and `IRIS_DRAIN_LIMIT` (seconds).
     /// A value that does not parse is an error naming the variable.
     public func applying(environment: [String: String]) throws -> ServerConfiguration {
         var config = self
@@ -41,6 +43,13 @@ extension ServerConfiguration {
         if let workers = try int("IRIS_WORKERS") { config.maxConcurrentRenders = max(1, workers) }
         if let queue = try int("IRIS_QUEUE") { config.maxQueuedRenders = queue }
         if let hints = environment["IRIS_CLIENT_HINTS"] { config.clientHints = ["1", "true", "yes"].contains(hints.lowercased()) }
+        if let host = environment["IRIS_METRICS_HOST"] { config.metricsHost = host }
+        if let port = try int("IRIS_METRICS_PORT") { config.metricsPort = port }
+        if let directory = environment["IRIS_RESULT_CACHE_DIR"] { config.resultCacheDirectory = URL(fileURLWithPath: directory) }
+        if let size = try int("IRIS_RESULT_CACHE_SIZE") { config.resultCacheSizeLimit = size }
+        if let seconds = try int("IRIS_RESULT_CACHE_MAX_AGE") { config.resultCacheMaxAge = .seconds(seconds) }
+        if let seconds = try int("IRIS_DRAIN_DELAY") { config.drainDelay = .seconds(seconds) }
+        if let seconds = try int("IRIS_DRAIN_LIMIT") { config.drainLimit = .seconds(seconds) }
         if let presets = environment["IRIS_PRESETS"] {
             for entry in presets.split(separator: ";") { try config.addPreset(String(entry)) }
         }

@@ -50,6 +50,22 @@ public struct ServerConfiguration: Sendable {
     public var clientHints = false
     /// `Retry-After` of a 429, in seconds.
     public var retryAfterSeconds = 1
+    /// The folder of the result cache (encoded responses); `nil`: no result cache.
+    public var resultCacheDirectory: URL? = ServerConfiguration.defaultCacheDirectory
+        .deletingLastPathComponent().appendingPathComponent("results")
+    /// The result cache's size limit in bytes (1 GiB); the least recently used go first.
+    public var resultCacheSizeLimit = 1 << 30
+    /// How long a cached result serves; `nil` (the default): until the size limit pushes it out.
+    public var resultCacheMaxAge: Duration?
+    /// The address `/metrics` listens on (127.0.0.1).
+    public var metricsHost = "127.0.0.1"
+    /// The port `/metrics` listens on; `nil` (the default): no metrics listener.
+    public var metricsPort: Int?
+    /// On SIGTERM, how long `/health` answers 503 before the listener closes (so a load
+    /// balancer stops sending first); zero by default.
+    public var drainDelay: Duration = .zero
+    /// On SIGTERM, the longest requests in flight are waited for before they are cut (30 s).
+    public var drainLimit: Duration = .seconds(30)
 
     /// The defaults.
     public init() {}

@@ -24,19 +24,23 @@ public struct SourceLoader: DataLoading {
     public let timeout: Duration
     /// The most redirects followed.
     public let maxRedirects: Int
+    /// Told the URL of every download the loader starts (for the metrics).
+    public let onDownload: @Sendable (URL) -> Void
 
     /// Makes a loader.
     public init(policy: SourcePolicy, resolver: any AddressResolving = SystemAddressResolver(), timeout: Duration = .seconds(10),
-                maxRedirects: Int = 10) {
+                maxRedirects: Int = 10, onDownload: @escaping @Sendable (URL) -> Void = { _ in }) {
         self.policy = policy
         self.resolver = resolver
         self.timeout = timeout
         self.maxRedirects = maxRedirects
+        self.onDownload = onDownload
     }
 
     /// Streams the response and body of `request`, following redirects by hand.
     public func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
-        AsyncThrowingStream { continuation in
+        if let url = request.url { onDownload(url) }
+        return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     try await withThrowingTaskGroup(of: Void.self) { group in

@@ -26,6 +26,13 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Renders at once (IRIS_WORKERS; default: cores).") var workers: Int?
     @Flag(help: "Client hints: ask for DPR and use it as the default dpr (IRIS_CLIENT_HINTS).") var clientHints = false
     @Option(help: "Renders waiting before 429 (IRIS_QUEUE; default 8 per core).") var queue: Int?
+    @Option(help: "Port of /metrics, Prometheus text (IRIS_METRICS_PORT; default: no metrics listener).") var metricsPort: Int?
+    @Option(help: "Address of /metrics (IRIS_METRICS_HOST; default 127.0.0.1).") var metricsHost: String?
+    @Option(help: "Result cache folder (IRIS_RESULT_CACHE_DIR; default ~/.cache/iris-server/results).") var resultCacheDir: String?
+    @Option(help: "Result cache size in bytes, 0 turns it off (IRIS_RESULT_CACHE_SIZE; default 1 GiB).") var resultCacheSize: Int?
+    @Option(help: "Seconds a cached result serves (IRIS_RESULT_CACHE_MAX_AGE; default: until pushed out by size).") var resultCacheMaxAge: Int?
+    @Option(help: "Seconds /health answers 503 on SIGTERM before the listener closes (IRIS_DRAIN_DELAY; default 0).") var drainDelay: Int?
+    @Option(help: "Seconds requests in flight are waited for on SIGTERM (IRIS_DRAIN_LIMIT; default 30).") var drainLimit: Int?
 
     func run() async throws {
         var config = try ServerConfiguration().applying(environment: ProcessInfo.processInfo.environment)
@@ -42,15 +49,23 @@ struct IrisServerCommand: AsyncParsableCommand {
         if let workers { config.maxConcurrentRenders = max(1, workers) }
         if let queue { config.maxQueuedRenders = queue }
         if clientHints { config.clientHints = true }
+        if let metricsPort { config.metricsPort = metricsPort }
+        if let metricsHost { config.metricsHost = metricsHost }
+        if let resultCacheDir { config.resultCacheDirectory = URL(fileURLWithPath: resultCacheDir) }
+        if let resultCacheSize { config.resultCacheSizeLimit = resultCacheSize }
+        if let resultCacheMaxAge { config.resultCacheMaxAge = .seconds(resultCacheMaxAge) }
+        if let drainDelay { config.drainDelay = .seconds(drainDelay) }
+        if let drainLimit { config.drainLimit = .seconds(drainLimit) }
         if !config.development && config.signingKeys.isEmpty {
             print("iris-server: no signing key (--key/--salt or IRIS_KEY/IRIS_SALT): every URL will be refused; --dev serves unsigned URLs")
         }
         let renderer = try ImageRenderer(configuration: config)
-        let app = IrisServerApplication.make(configuration: config, renderer: renderer)
-        // Written at once (not buffered), so whoever started the server sees where it listens.
         let banner = "iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)"
-            + (config.development ? " (development: unsigned URLs served)" : "") + "\n"
+            + (config.development ? " (development: unsigned URLs served)" : "")
+            + (config.metricsPort.map { ", metrics on http://\(config.metricsHost):\($0)/metrics" } ?? "") + "\n"
+        // Written at once (not buffered), so whoever started the server sees where it listens.
         FileHandle.standardOutput.write(Data(banner.utf8))
-        try await app.runService()
+        // SIGTERM/SIGINT: drain, answer what is in flight, return (exit 0).
+        try await IrisServerService.group(configuration: config, renderer: renderer).run()
     }
 }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Iris
 import IrisServer
 import IrisServerCore
+import Logging
 import NIOCore
 
 /// Resolves names from a table (a name the tests made up resolving to a private or metadata
@@ -30,17 +31,30 @@ struct Harness {
         config.sourcePolicy.allowedAddressKinds = [.global, .loopback]
         config.downloadTimeout = .seconds(600)
         config.processingTimeout = .seconds(600)
+        config.resultCacheDirectory = nil
         configure(&config)
         return config
     }
 
     /// Runs `body` with Hummingbird's test client over the service's router.
     static func withService<T: Sendable>(_ config: ServerConfiguration, resolver: TableResolver = TableResolver(),
+                                         drain: DrainState = DrainState(), logger: Logger = Harness.quietLogger,
                                          _ body: @Sendable (any TestClientProtocol, ImageRenderer) async throws -> T) async throws -> T {
         let renderer = try ImageRenderer(configuration: config, resolver: resolver)
-        defer { try? FileManager.default.removeItem(at: config.cacheDirectory) }
-        let app = Application(router: IrisServerApplication.router(renderer: renderer))
+        defer {
+            try? FileManager.default.removeItem(at: config.cacheDirectory)
+            if let results = config.resultCacheDirectory { try? FileManager.default.removeItem(at: results) }
+        }
+        let app = Application(router: IrisServerApplication.router(renderer: renderer, drain: drain, logger: logger))
         return try await app.test(.router) { client in try await body(client, renderer) }
+    }
+
+    /// A logger that writes nothing (the request log is tested on its own).
+    static let quietLogger = Logger(label: "iris-server-tests") { _ in SwiftLogNoOpLogHandler() }
+
+    /// A result cache folder of the test's own, next to its source cache.
+    static func withResultCache(_ config: inout ServerConfiguration) {
+        config.resultCacheDirectory = config.cacheDirectory.appendingPathExtension("results")
     }
 
     /// An unsigned path for `source` with `options`, base64url-encoded, split every 16 characters.
