@@ -3,6 +3,7 @@ import Foundation
 import IrisServer
 import IrisServerCore
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import Testing
 
@@ -31,8 +32,6 @@ import Testing
                     if listening.count == 2 { break }
                 }
                 let images = "http://127.0.0.1:\(try #require(listening["images"]))"
-                let metrics = "http://127.0.0.1:\(try #require(listening["metrics"]))/metrics"
-
                 let health = try await Self.get(images + "/health")
                 #expect(health.status == 200)
 
@@ -45,9 +44,14 @@ import Testing
                 let answered = try await inFlight.value
                 #expect(answered.status == 200 && answered.body.count > 0)
                 try await tasks.next()
-                // Stopped: nothing listens any more.
-                await #expect(throws: (any Error).self) { try await Self.get(images + "/health") }
-                _ = metrics
+                // Stopped: nothing listens on either port any more (a plain connect is refused;
+                // an HTTP client would retry it until its deadline).
+                for port in [try #require(listening["images"]), try #require(listening["metrics"])] {
+                    await #expect(throws: (any Error).self) {
+                        try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                            .connect(host: "127.0.0.1", port: port).get().close()
+                    }
+                }
             }
             let text = renderer.metrics.exposition(load: renderer.gate.load)
             #expect(metricValue(text, "iris_requests_total", ["status": "200", "format": "png"]) == 1)
