@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 # of the time; libavif, libheif and libjxl are opened on first use, see Package.swift).
 TOOL_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product IrisCLI
 
-.PHONY: test lint demo deps build install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs
+.PHONY: test lint demo deps build install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs test-server serve
 
 deps:
 	scripts/install-deps
@@ -26,6 +26,7 @@ build: deps
 test: build
 	$(SWIFT) test --skip-build --skip FailureModeStressTests
 	$(SWIFT) test --skip-build --filter FailureModeStressTests
+	$(MAKE) test-server
 
 # swift format (the toolchain's, configured by .swift-format) on the files it leaves clean so far,
 # listed in .swift-format-files (a ratchet: add a file once `swift format --in-place` has been run
@@ -34,6 +35,25 @@ test: build
 lint:
 	$(SWIFT) format lint --strict --configuration .swift-format $$(cat .swift-format-files)
 	scripts/public-api --check
+
+# The image service (Server/, a package of its own, so an app that adds Iris never resolves
+# Hummingbird): its build, with its tests, and its suite. Run by `test` after the library's.
+# Then, in a network namespace of its own, proof that a refused address receives nothing (the
+# script skips, saying why, where `unshare -rn` is not permitted).
+test-server:
+	cd Server && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	scripts/serve-netns-test Server/.build/debug/iris-server
+
+# Builds and starts the image service in development mode (unsigned URLs) on 127.0.0.1:8080,
+# with the demo's sample images as local:// sources. Ctrl-C stops it.
+SERVE_PORT ?= 8080
+serve: deps
+	$(TOOL_BUILD)
+	$(IRIS) samples --out $(DEMO)/samples
+	cd Server && $(SWIFT) build -c release --product iris-server
+	@echo "Sample sources: $$(cd $(DEMO)/samples && ls | sed 's|^|local:///|' | tr '\n' ' ')"
+	@echo "Try: curl -o out.webp http://127.0.0.1:$(SERVE_PORT)/unsafe/rs:fill:300:200/g:sm/plain/local:///$$(cd $(DEMO)/samples && ls | head -1)@webp"
+	Server/.build/release/iris-server --dev --port $(SERVE_PORT) --local-root $(CURDIR)/$(DEMO)/samples
 
 demo: deps
 	$(TOOL_BUILD)

@@ -26,7 +26,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Argument(help: "Input image.")
     var input: String
 
-    @Argument(help: "Output file (.jpg, .jpeg, .png or .webp).")
+    @Argument(help: "Output file (.jpg, .jpeg, .png, .webp or .avif).")
     var output: String
 
     @Option(name: .long, help: "Colour (RRGGBB) under transparent pixels when writing JPEG.")
@@ -57,7 +57,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
 /// The formats the CLI writes.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case jpeg, png, webp
+    case jpeg, png, webp, avif
 
     /// The format for a file name's extension.
     static func fromExtension(of path: String) throws -> OutputFormat {
@@ -65,7 +65,8 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case "jpg", "jpeg": return .jpeg
         case "png": return .png
         case "webp": return .webp
-        case let other: throw ValidationError("cannot write .\(other) files; use .jpg, .png or .webp")
+        case "avif": return .avif
+        case let other: throw ValidationError("cannot write .\(other) files; use .jpg, .png, .webp or .avif")
         }
     }
 
@@ -74,6 +75,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case .jpeg: .jpeg
         case .png: .png
         case .webp: .webp
+        case .avif: .avif
         }
     }
 

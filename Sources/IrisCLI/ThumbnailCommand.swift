@@ -25,7 +25,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "How the thumbnail meets the box.")
     var shape: ThumbnailShape = .fit
 
-    @Option(name: .long, help: "Output format: jpeg, png or webp.")
+    @Option(name: .long, help: "Output format: jpeg, png, webp or avif.")
     var format: OutputFormat = .jpeg
 
     @Option(name: .long, help: "Quality 0–100 for JPEG and WebP.")

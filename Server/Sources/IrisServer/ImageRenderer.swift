@@ -1,0 +1,298 @@
+import Crypto
+import Foundation
+import Iris
+import IrisServerCore
+
+/// What the service answers one image request with.
+public enum ServeResult: Sendable {
+    /// The rendered image.
+    case image(RenderedImage)
+    /// The client's copy is current (`If-None-Match` matched): a 304 with these headers.
+    case notModified(PreparedRender)
+    /// A refusal or a failure.
+    case failure(ServeError)
+}
+
+/// Renders imgproxy URLs on an ``ImagePipeline``: parse and check the URL, admit the request
+/// into the bounded work queue, fetch the source through the pipeline's loader and disk cache
+/// (one download for every request of a source in flight), read its header (limits, format,
+/// ETag, 304), decode at the target size, process and encode, within the processing timeout.
+public final class ImageRenderer: Sendable {
+    /// The configuration.
+    public let configuration: ServerConfiguration
+    /// The pipeline every render goes through.
+    public let pipeline: ImagePipeline
+    /// The bounded work queue.
+    public let gate: AdmissionGate
+    /// The service's metrics.
+    public let metrics: ServerMetrics
+    /// Encoded results on disk, when configured.
+    public let resultCache: ResultCache?
+    let sources = SourceTracker()
+    private let urls: ImgproxyURL
+    private let negotiation: FormatNegotiation
+
+    /// Makes a renderer: a pipeline over a ``SourceLoader`` and a disk cache of sources in
+    /// ``ServerConfiguration/cacheDirectory``, without a memory cache of decoded images.
+    public init(configuration: ServerConfiguration, resolver: any AddressResolving = SystemAddressResolver()) throws {
+        self.configuration = configuration
+        let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
+        let sources = sources
+        let loader = SourceLoader(policy: configuration.sourcePolicy, resolver: resolver,
+                                  timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects,
+                                  onDownload: { sources.didDownload($0.absoluteString) })
+        metrics = ServerMetrics()
+        if let directory = configuration.resultCacheDirectory, configuration.resultCacheSizeLimit > 0 {
+            resultCache = try ResultCache(directory: directory, sizeLimit: configuration.resultCacheSizeLimit,
+                                          maxAge: configuration.resultCacheMaxAge)
+        } else {
+            resultCache = nil
+        }
+        let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
+        pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
+            dataLoader: loader, dataCache: cache, memoryCache: nil, limits: limits, maxConcurrentDownloads: 16,
+            resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
+        gate = AdmissionGate(maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders)
+        let signature = configuration.signingKeys.isEmpty ? nil
+            : URLSignature(keys: configuration.signingKeys, size: configuration.signatureSize)
+        urls = ImgproxyURL(signature: signature, acceptsUnsigned: configuration.development,
+                           options: OptionParser(presets: configuration.presets))
+        var available: Set<OutputFormat> = []
+        for format in OutputFormat.allCases where ImageEncoders.encoder(for: format.imageFormat) != nil { available.insert(format) }
+        negotiation = FormatNegotiation(available: available)
+    }
+
+    /// The whole answer to a request for `path` (as received, without the query). `accept`
+    /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `dprHint`
+    /// (the `Sec-CH-DPR` or `DPR` client hint) is the dpr of URLs that set none, when client
+    /// hints are on.
+    public func serve(path: String, accept: String?, ifNoneMatch: String?, dprHint: String? = nil,
+                      now: Date = Date()) async -> ServeResult {
+        let result = await answer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, dprHint: dprHint, now: now)
+        switch result {
+        case .image(let image):
+            metrics.request(status: 200, format: image.format)
+            if image.timings.resultCacheHit != true { metrics.stages(image.timings) }
+        case .notModified(let prepared):
+            metrics.request(status: 304, format: prepared.format)
+        case .failure(let error):
+            metrics.request(status: error.status, format: nil)
+            metrics.refusal(error)
+        }
+        return result
+    }
+
+    private func answer(path: String, accept: String?, ifNoneMatch: String?, dprHint: String?, now: Date) async -> ServeResult {
+        var request: ServeRequest
+        do throws(ServeError) {
+            request = try urls.parse(path, now: now)
+        } catch {
+            return .failure(error)
+        }
+        if configuration.clientHints, request.options.dpr == 1, let hint = dprHint.flatMap(Double.init), hint > 0, hint <= 8 {
+            request.options.dpr = hint
+        }
+        let serveRequest = request
+        let clock = ContinuousClock()
+        let lookupStarted = clock.now
+        let cacheKey = resultCache.map { _ in
+            ResultCache.key(signedPath: request.signedPath, formats: formatsKey(request, accept: accept), dpr: request.options.dpr)
+        }
+        if let resultCache, let cacheKey {
+            if let entry = await resultCache.entry(for: cacheKey, now: now) {
+                metrics.resultCache(hit: true)
+                var timings = RenderTimings()
+                timings.resultCacheHit = true
+                timings.resultCacheLookup = lookupStarted.duration(to: clock.now)
+                if let ifNoneMatch, Self.matches(ifNoneMatch, etag: entry.etag) {
+                    return .notModified(PreparedRender(request: request, data: Data(), format: entry.format, negotiated: entry.negotiated,
+                                                       isAnimated: false, etag: entry.etag, timings: timings))
+                }
+                return .image(RenderedImage(request: request, data: entry.data, format: entry.format, negotiated: entry.negotiated,
+                                            etag: entry.etag, timings: timings))
+            }
+            metrics.resultCache(hit: false)
+        }
+        let lookup = lookupStarted.duration(to: clock.now)
+        do {
+            // The slot is held until the work ends, even past a timeout that answered already:
+            // an encode that cannot stop still has its core.
+            try await gate.enter()
+            return try await withTimeout(configuration.processingTimeout, whenWorkEnds: { self.gate.leave() }) {
+                let prepared = try await self.prepare(serveRequest, accept: accept)
+                if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
+                var image = try await self.render(prepared)
+                if let resultCache = self.resultCache, let cacheKey {
+                    image.timings.resultCacheHit = false
+                    image.timings.resultCacheLookup = lookup
+                    resultCache.store(ResultCache.Entry(data: image.data, format: image.format, negotiated: image.negotiated,
+                                                        etag: image.etag, created: Int(now.timeIntervalSince1970)), for: cacheKey)
+                }
+                return .image(image)
+            }
+        } catch let error as ServeError {
+            return .failure(error)
+        } catch {
+            return .failure(ServeError(status: 500, "the image could not be made"))
+        }
+    }
+
+    /// Fetches the source and decides everything that does not need its pixels: limits from
+    /// the header, the output format, the ETag.
+    public func prepare(_ request: ServeRequest, accept: String?) async throws(ServeError) -> PreparedRender {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let source = try imageSource(for: request.source)
+        let fetchRequest = ImageRequest(source: source)
+        let data: Data
+        var remote: String?
+        if case .remote(let url) = request.source { remote = url.absoluteString }
+        let role = remote.map { sources.begin($0) }
+        do {
+            data = try await pipeline.data(for: fetchRequest)
+            if let remote, let role {
+                let downloaded = sources.end(remote)
+                metrics.source(role == .joined ? .coalesced : downloaded ? .miss : .hit, bytes: data.count)
+            }
+        } catch {
+            if let remote { _ = sources.end(remote) }
+            throw ServeError(error)
+        }
+        var timings = RenderTimings()
+        timings.fetch = started.duration(to: clock.now)
+        let header: ImageHeader
+        do {
+            header = try pipeline.configuration.decoders.header(of: data)
+            try pipeline.configuration.limits.check(width: header.width, height: header.height, format: header.format)
+            try pipeline.configuration.limits.check(frames: header.frameCount)
+        } catch {
+            forget(fetchRequest)
+            throw ServeError(error)
+        }
+        let options = request.options
+        var sourceSize = options.autoRotate ? header.orientedSize : header.storedSize
+        if options.rotate == 90 || options.rotate == 270 { sourceSize = sourceSize.transposed }
+        let result = Geometry(source: sourceSize, options: options).resultSize
+        guard result.pixelCount <= configuration.maxResultPixels else {
+            throw .tooLarge("the result would be \(result.width)×\(result.height), over the result size limit")
+        }
+        let format: OutputFormat
+        let negotiated: Bool
+        if let requested = request.requestedFormat {
+            guard negotiation.available.contains(requested) else {
+                throw .badRequest("\(requested.rawValue) output is not supported")
+            }
+            format = requested
+            negotiated = false
+        } else {
+            let alpha = options.background == nil && (header.hasAlpha || options.extend || !options.padding.isEmpty)
+            format = negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: header.isAnimated)
+            negotiated = true
+        }
+        var hash = SHA256()
+        hash.update(data: Array("iris-server \(IrisServerInfo.version)\n\(format.rawValue)\n\(request.signedPath)\ndpr \(options.dpr)\n".utf8))
+        hash.update(data: Array(SHA256.hash(data: data)))
+        let etag = "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
+        return PreparedRender(request: request, data: data, format: format, negotiated: negotiated,
+                              isAnimated: header.isAnimated, etag: etag, timings: timings)
+    }
+
+    /// Decodes at the target size, processes and encodes a prepared request.
+    public func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
+        let clock = ContinuousClock()
+        let options = prepared.request.options
+        let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated)
+        let timer = ProcessTimer()
+        let data = prepared.data
+        let target = plan.decodeTarget
+        let request = ImageRequest(
+            source: .data(id: "\(prepared.request.source)#\(data.count)") { data },
+            targetSize: target.map { CGSize(width: $0.size.width, height: $0.size.height) },
+            contentMode: target?.contentMode ?? .fit, processors: timer.wrapping(plan.processors),
+            options: ImageRequest.Options(skipsOrientation: plan.skipsOrientation))
+        var timings = prepared.timings
+        let started = clock.now
+        let image: LoadedImage
+        do {
+            image = try await pipeline.image(for: request)
+        } catch {
+            throw ServeError(error)
+        }
+        timings.process = timer.elapsed
+        timings.decode = started.duration(to: clock.now) - timings.process
+        let encodeStarted = clock.now
+        let quality = RenderPlan.quality(for: prepared.format, options: options, fallback: configuration.defaultQuality)
+        let encoded = try await encode(image, format: prepared.format, quality: quality, maxBytes: options.maxBytes)
+        timings.encode = encodeStarted.duration(to: clock.now)
+        return RenderedImage(request: prepared.request, data: encoded, format: prepared.format, negotiated: prepared.negotiated, etag: prepared.etag,
+                             timings: timings)
+    }
+
+    /// The image in `format`; lossy formats step their quality down until `maxBytes` fit.
+    func encode(_ image: LoadedImage, format: OutputFormat, quality: Int, maxBytes: Int) async throws(ServeError) -> Data {
+        var quality = quality
+        while true {
+            let data = try await encodeOnce(image, format: format, quality: quality)
+            let lossy = format != .png
+            if maxBytes <= 0 || data.count <= maxBytes || !lossy || quality <= 10 { return data }
+            // A request cut off by its timeout stops between attempts.
+            if Task.isCancelled { throw ServeError(status: 503, "the request was cancelled") }
+            quality = max(10, quality - 10)
+        }
+    }
+
+    private func encodeOnce(_ image: LoadedImage, format: OutputFormat, quality: Int) async throws(ServeError) -> Data {
+        let options = EncodeOptions(quality: quality)
+        do {
+            if let animation = image.animation, animation.frameCount > 1,
+               let encoder = ImageEncoders.animationEncoder(for: format.imageFormat) {
+                return try await encoder.encode(animation, options: options)
+            }
+            guard let encoder = ImageEncoders.encoder(for: format.imageFormat) else {
+                throw ServeError.badRequest("\(format.rawValue) output is not supported")
+            }
+            var bitmap = image.bitmap
+            if format == .jpeg, bitmap.format.hasAlpha { bitmap = bitmap.flattened(over: RGBA(r: 255, g: 255, b: 255)) }
+            return try encoder.encode(bitmap, options: options)
+        } catch let error as ServeError {
+            throw error
+        } catch let error as ImageError {
+            throw ServeError(error)
+        } catch {
+            throw ServeError(status: 500, "the result could not be encoded")
+        }
+    }
+
+    /// The part of a result cache key that stands for the format: the one named, or for a
+    /// negotiated one, what `accept` leads to for an opaque, a transparent and an animated source.
+    func formatsKey(_ request: ServeRequest, accept: String?) -> String {
+        if let requested = request.requestedFormat { return requested.rawValue }
+        let kinds = [(false, false), (true, false), (false, true), (true, true)]
+        return "accept " + kinds.map { negotiation.choose(accept: accept, hasAlpha: $0.0, isAnimated: $0.1).rawValue }.joined(separator: ",")
+    }
+
+    /// The pipeline's source for a checked reference.
+    func imageSource(for source: SourceReference) throws(ServeError) -> ImageRequest.Source {
+        switch source {
+        case .remote(let url):
+            try configuration.sourcePolicy.checkAllowed(url)
+            return .url(url)
+        case .local(let path):
+            return .file(try configuration.sourcePolicy.localFile(path))
+        }
+    }
+
+    /// Drops a source that turned out not to be a usable image from the disk cache.
+    private func forget(_ request: ImageRequest) {
+        pipeline.configuration.dataCache?.remove(for: pipeline.dataKey(for: request))
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (or is `*`).
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            let value = candidate.trimmingCharacters(in: .whitespaces)
+            return value == "*" || value == etag || value == "W/" + etag
+        }
+    }
+}
+

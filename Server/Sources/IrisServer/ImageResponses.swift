@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IrisServerCore
+
+/// Turns a ``ServeResult`` into an HTTP response: the headers a CDN expects on images, none
+/// of the caching ones on errors.
+public struct ImageResponses: Sendable {
+    /// `Cache-Control: max-age` of results, in seconds.
+    public var cacheTTL: Int
+    /// `Retry-After` of a 429, in seconds.
+    public var retryAfterSeconds: Int
+
+    /// Whether client hints are on (`Accept-CH`, `Vary` on the hint headers).
+    public var clientHints: Bool
+
+    /// Makes the response builder.
+    public init(cacheTTL: Int, retryAfterSeconds: Int, clientHints: Bool = false) {
+        self.cacheTTL = cacheTTL
+        self.retryAfterSeconds = retryAfterSeconds
+        self.clientHints = clientHints
+    }
+
+    /// The response for `result`, at `now` (for `expires`).
+    public func response(for result: ServeResult, now: Date = Date()) -> Response {
+        switch result {
+        case .image(let image):
+            var headers = commonHeaders(etag: image.etag, request: image.request, format: image.format,
+                                        negotiated: image.negotiated, now: now)
+            headers[.contentType] = image.format.mimeType
+            headers[.serverTiming] = image.timings.serverTiming
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
+        case .notModified(let prepared):
+            let headers = commonHeaders(etag: prepared.etag, request: prepared.request, format: prepared.format,
+                                        negotiated: prepared.negotiated, now: now)
+            return Response(status: .notModified, headers: headers)
+        case .failure(let error):
+            return errorResponse(error)
+        }
+    }
+
+    /// A plain-text error with its one-line reason; never cacheable.
+    public func errorResponse(_ error: ServeError) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        if error.status == 429 { headers[.retryAfter] = String(retryAfterSeconds) }
+        return Response(status: HTTPResponse.Status(code: error.status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: error.reason + "\n")))
+    }
+
+    private func commonHeaders(etag: String, request: ServeRequest, format: OutputFormat, negotiated: Bool, now: Date) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        let options = request.options
+        var maxAge = cacheTTL
+        if let expires = options.expires { maxAge = max(0, min(maxAge, expires - Int(now.timeIntervalSince1970))) }
+        headers[.cacheControl] = "max-age=\(maxAge), public"
+        var vary: [String] = negotiated ? ["Accept"] : []
+        if clientHints {
+            headers[.acceptCH] = "DPR, Sec-CH-DPR"
+            vary += ["Sec-CH-DPR", "DPR"]
+        }
+        if !vary.isEmpty { headers[.vary] = vary.joined(separator: ", ") }
+        headers[.contentDisposition] = Self.contentDisposition(name: options.filename ?? request.source.baseName, format: format,
+                                                              attachment: options.returnAttachment)
+        return headers
+    }
+
+    /// `inline; filename="name.ext"` (or `attachment`), with `filename*` for names beyond ASCII.
+    static func contentDisposition(name: String, format: OutputFormat, attachment: Bool) -> String {
+        let file = name + "." + format.fileExtension
+        let ascii = String(file.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7F ? Character(scalar) : "_"
+        })
+        var value = (attachment ? "attachment" : "inline") + "; filename=\"\(ascii)\""
+        if ascii != file, let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+            value += "; filename*=UTF-8''" + encoded
+        }
+        return value
+    }
+}

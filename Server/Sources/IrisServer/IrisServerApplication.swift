@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// The image service as a Hummingbird application: `GET /health`, and every other `GET` path
+/// an imgproxy URL rendered by an ``ImageRenderer``; `/metrics` on a listener of its own.
+public enum IrisServerApplication {
+    /// The router of the service over `renderer` (for tests with Hummingbird's test client, and
+    /// for ``make(configuration:renderer:drain:logger:)``). `/health` answers 503 once `drain`
+    /// has begun; each request is logged to `logger`, one line.
+    public static func router(renderer: ImageRenderer, drain: DrainState = DrainState(),
+                              logger: Logger = Logger(label: "iris-server")) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(RequestLogMiddleware(logger: logger))
+        router.middlewares.add(SecurityHeadersMiddleware())
+        let responses = ImageResponses(cacheTTL: renderer.configuration.cacheTTL,
+                                       retryAfterSeconds: renderer.configuration.retryAfterSeconds,
+                                       clientHints: renderer.configuration.clientHints)
+        router.get("/health") { _, _ in
+            let draining = drain.isDraining
+            let load = renderer.gate.load
+            let body = "{\"status\":\"\(draining ? "draining" : "ok")\",\"version\":\"\(IrisServerInfo.version)\","
+                + "\"inFlight\":\(load.running),\"queued\":\(load.waiting)}\n"
+            return Response(status: draining ? .serviceUnavailable : .ok,
+                            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        }
+        @Sendable func image(_ request: Request, _: BasicRequestContext) async -> Response {
+            let result = await renderer.serve(path: request.uri.path, accept: request.headers[.accept],
+                                              ifNoneMatch: request.headers[.ifNoneMatch],
+                                              dprHint: request.headers[.secCHDPR] ?? request.headers[.dpr])
+            return responses.response(for: result)
+        }
+        router.get("**", use: image)
+        // HEAD: the same status and headers (Content-Length included), no body.
+        router.head("**") { request, context -> Response in
+            let full = await image(request, context)
+            return Response(status: full.status, headers: full.headers)
+        }
+        return router
+    }
+
+    /// The router of the metrics listener: `GET /metrics` in Prometheus's text format.
+    public static func metricsRouter(renderer: ImageRenderer) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: renderer.metrics.exposition(load: renderer.gate.load))))
+        }
+        return router
+    }
+
+    /// The application listening where `configuration` says; `onRunning` is told the port.
+    public static func make(configuration: ServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
+                            logger: Logger = Logger(label: "iris-server"),
+                            onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol & Service {
+        Application(router: router(renderer: renderer, drain: drain, logger: logger),
+                    configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
+                                                            serverName: "iris-server"),
+                    onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+                    logger: logger)
+    }
+
+    /// The metrics listener, where `configuration` says (``ServerConfiguration/metricsPort``).
+    public static func makeMetrics(configuration: ServerConfiguration, renderer: ImageRenderer, logger: Logger,
+                                   onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol & Service {
+        Application(router: metricsRouter(renderer: renderer),
+                    configuration: ApplicationConfiguration(address: .hostname(configuration.metricsHost, port: configuration.metricsPort ?? 0),
+                                                            serverName: "iris-server-metrics"),
+                    onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+                    logger: logger)
+    }
+}

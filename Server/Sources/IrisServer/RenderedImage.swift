@@ -1,0 +1,75 @@
+import Foundation
+import IrisServerCore
+
+/// How long each part of a render took, for `Server-Timing`.
+public struct RenderTimings: Sendable, Equatable {
+    /// Loading the source (the disk cache or the network).
+    public var fetch: Duration = .zero
+    /// Decoding at the target size.
+    public var decode: Duration = .zero
+    /// The processors.
+    public var process: Duration = .zero
+    /// Encoding the result.
+    public var encode: Duration = .zero
+    /// Whether the result cache had the result (`nil`: no result cache).
+    public var resultCacheHit: Bool?
+    /// Looking the result up in the result cache.
+    public var resultCacheLookup: Duration = .zero
+
+    /// Makes timings, all zero.
+    public init() {}
+
+    /// `fetch;dur=1.2, decode;dur=3.4, process;dur=0.5, encode;dur=2.0` (milliseconds), then
+    /// `result-cache;desc=miss;dur=0.1` with a result cache; a hit is `result-cache;desc=hit;dur=0.1` alone.
+    public var serverTiming: String {
+        func ms(_ duration: Duration) -> String {
+            let (seconds, attoseconds) = duration.components
+            let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+            return String(format: "%.1f", value)
+        }
+        let lookup = "result-cache;desc=\(resultCacheHit == true ? "hit" : "miss");dur=\(ms(resultCacheLookup))"
+        if resultCacheHit == true { return lookup }
+        let stages = "fetch;dur=\(ms(fetch)), decode;dur=\(ms(decode)), process;dur=\(ms(process)), encode;dur=\(ms(encode))"
+        return resultCacheHit == false ? stages + ", " + lookup : stages
+    }
+}
+
+/// What a render knows before decoding: enough to answer `If-None-Match` with a 304.
+public struct PreparedRender: Sendable {
+    /// The request.
+    public var request: ServeRequest
+    /// The source's bytes.
+    public var data: Data
+    /// The output format.
+    public var format: OutputFormat
+    /// Whether the format was chosen from `Accept` (`Vary: Accept`).
+    public var negotiated: Bool
+    /// Whether the source is animated (from its header).
+    public var isAnimated: Bool
+    /// The strong validator of the result.
+    public var etag: String
+    /// Timings so far (fetch).
+    public var timings: RenderTimings
+}
+
+/// An encoded result.
+public struct RenderedImage: Sendable {
+    /// The request it answers.
+    public var request: ServeRequest
+    /// The bytes.
+    public var data: Data
+    /// Their format.
+    public var format: OutputFormat
+    /// Whether the format was chosen from `Accept`.
+    public var negotiated: Bool
+    /// The strong validator.
+    public var etag: String
+    /// Where the time went.
+    public var timings: RenderTimings
+}
+
+/// The service's name and version (part of every ETag: a new version renders anew).
+public enum IrisServerInfo {
+    /// The version of the service and the library it renders with.
+    public static let version = "0.1.0"
+}

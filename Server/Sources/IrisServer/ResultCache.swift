@@ -1,0 +1,92 @@
+import Foundation
+import Iris
+import IrisServerCore
+import NIOPosix
+
+/// Encoded results on disk, in Iris's ``DataCache`` (written atomically, so a crash leaves
+/// whole entries or none; bounded by size, least recently used first out), so a repeat of a
+/// URL is answered without fetching or decoding. An entry is keyed by the signed path, the
+/// format the request gets (the one it names, or what its `Accept` allows) and the dpr; it
+/// holds the bytes, the format, the ETag and when it was made, and is dropped once older than
+/// ``maxAge``. Only finished images are stored: errors never are.
+public final class ResultCache: Sendable {
+    /// The entries on disk.
+    public let storage: DataCache
+    /// How long an entry serves; `nil`: until the size limit pushes it out.
+    public let maxAge: Duration?
+
+    /// A cached result.
+    public struct Entry: Sendable, Equatable {
+        /// The encoded bytes.
+        public var data: Data
+        /// Their format.
+        public var format: OutputFormat
+        /// Whether the format was chosen from `Accept`.
+        public var negotiated: Bool
+        /// The result's strong validator.
+        public var etag: String
+        /// When it was made (seconds since 1970).
+        public var created: Int
+
+        /// Makes an entry.
+        public init(data: Data, format: OutputFormat, negotiated: Bool, etag: String, created: Int) {
+            self.data = data
+            self.format = format
+            self.negotiated = negotiated
+            self.etag = etag
+            self.created = created
+        }
+    }
+
+    /// Opens (or makes) the cache in `directory`, at most `sizeLimit` bytes.
+    public init(directory: URL, sizeLimit: Int, maxAge: Duration? = nil) throws {
+        storage = try DataCache(directory: directory, sizeLimit: sizeLimit)
+        self.maxAge = maxAge
+    }
+
+    /// The key of a request: its signed path, the negotiation it falls in and its dpr.
+    /// `formats` is the format asked for by name, or what `Accept` leads to for each kind of
+    /// source (opaque, with alpha, animated), so two clients share an entry only when they
+    /// would get the same format.
+    public static func key(signedPath: String, formats: String, dpr: Double) -> String {
+        "iris-result 1\n\(signedPath)\n\(formats)\ndpr \(dpr)"
+    }
+
+    /// The entry for `key` at `now`, read on NIO's blocking-I/O pool (never on a cooperative
+    /// thread); a damaged or expired entry is removed and missed.
+    public func entry(for key: String, now: Date = Date()) async -> Entry? {
+        let storage = storage
+        guard let bytes = try? await NIOThreadPool.singleton.runIfActive({ storage.data(for: key) }) else { return nil }
+        guard let entry = Self.decode(bytes) else {
+            storage.remove(for: key)
+            return nil
+        }
+        if let maxAge, Int(now.timeIntervalSince1970) - entry.created >= Int(maxAge.components.seconds) {
+            storage.remove(for: key)
+            return nil
+        }
+        return entry
+    }
+
+    /// Stores `entry` for `key` (the write happens in the background).
+    public func store(_ entry: Entry, for key: String) {
+        storage.store(Self.encode(entry), for: key)
+    }
+
+    /// An entry as bytes: a header line (magic, format, negotiated, created, ETag), then the image.
+    static func encode(_ entry: Entry) -> Data {
+        var data = Data("IRISRESULT1 \(entry.format.rawValue) \(entry.negotiated ? 1 : 0) \(entry.created) \(entry.etag)\n".utf8)
+        data.append(entry.data)
+        return data
+    }
+
+    /// The entry in `bytes`, `nil` when they are not one.
+    static func decode(_ bytes: Data) -> Entry? {
+        guard let newline = bytes.prefix(256).firstIndex(of: UInt8(ascii: "\n")),
+              let header = String(data: bytes[bytes.startIndex..<newline], encoding: .utf8) else { return nil }
+        let fields = header.split(separator: " ", maxSplits: 4).map(String.init)
+        guard fields.count == 5, fields[0] == "IRISRESULT1", let format = OutputFormat(rawValue: fields[1]),
+              let created = Int(fields[3]), fields[2] == "0" || fields[2] == "1" else { return nil }
+        return Entry(data: Data(bytes[(newline + 1)...]), format: format, negotiated: fields[2] == "1", etag: fields[4], created: created)
+    }
+}

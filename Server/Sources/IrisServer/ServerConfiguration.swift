@@ -1,0 +1,80 @@
+import Foundation
+import Iris
+import IrisServerCore
+
+/// Everything the service is configured with; every limit has a default safe for a public
+/// service (the `iris-server` tool fills it from flags and `IRIS_*` variables).
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on (127.0.0.1 by default).
+    public var host = "127.0.0.1"
+    /// The port to listen on (8080 by default; 0 picks a free one).
+    public var port = 8080
+    /// Development mode: unsigned URLs are served. Off by default.
+    public var development = false
+    /// Signing keys (imgproxy's key/salt pairs): a URL signed by any of them is accepted.
+    public var signingKeys: [SigningKey] = []
+    /// Bytes of the HMAC a signature keeps (32: all of it).
+    public var signatureSize = 32
+    /// Named option lists (`preset:name`); `default` applies to every request.
+    public var presets: [String: [String]] = [:]
+    /// Which sources may be loaded.
+    public var sourcePolicy = SourcePolicy()
+    /// The folder of the source cache on disk (original bytes, shared by every option).
+    public var cacheDirectory: URL = ServerConfiguration.defaultCacheDirectory
+    /// The source cache's size limit in bytes (1 GiB by default).
+    public var cacheSizeLimit = 1 << 30
+    /// The longest a source download may take, in seconds (10).
+    public var downloadTimeout: Duration = .seconds(10)
+    /// The longest a request may take from admission to encoded bytes, in seconds (30).
+    public var processingTimeout: Duration = .seconds(30)
+    /// The most bytes a source may have, checked while it streams (50 MiB).
+    public var maxSourceBytes = 50 * 1024 * 1024
+    /// The most pixels a source may have, read from its header before decoding (50 MP).
+    public var maxSourcePixels = 50_000_000
+    /// The most frames an animated source may have (200); more is refused before decoding.
+    public var maxAnimationFrames = 200
+    /// The most pixels a result may have (36 MP).
+    public var maxResultPixels = 36_000_000
+    /// The most redirects followed for one source (10).
+    public var maxRedirects = 10
+    /// `Cache-Control: max-age` of a result, in seconds (one year).
+    public var cacheTTL = 31_536_000
+    /// Quality of lossy formats when the URL names none (80).
+    public var defaultQuality = 80
+    /// Renders running at once (the number of cores).
+    public var maxConcurrentRenders = ProcessInfo.processInfo.activeProcessorCount
+    /// Renders waiting for a slot before new ones are answered 429 (8 per core).
+    public var maxQueuedRenders = 8 * ProcessInfo.processInfo.activeProcessorCount
+    /// Client hints: responses ask for `DPR` (`Accept-CH`), and a request's `Sec-CH-DPR` or
+    /// `DPR` is the dpr of URLs that set none (with `Vary`). Off by default.
+    public var clientHints = false
+    /// `Retry-After` of a 429, in seconds.
+    public var retryAfterSeconds = 1
+    /// The folder of the result cache (encoded responses); `nil`: no result cache.
+    public var resultCacheDirectory: URL? = ServerConfiguration.defaultCacheDirectory
+        .deletingLastPathComponent().appendingPathComponent("results")
+    /// The result cache's size limit in bytes (1 GiB); the least recently used go first.
+    public var resultCacheSizeLimit = 1 << 30
+    /// How long a cached result serves; `nil` (the default): until the size limit pushes it out.
+    public var resultCacheMaxAge: Duration?
+    /// The address `/metrics` listens on (127.0.0.1).
+    public var metricsHost = "127.0.0.1"
+    /// The port `/metrics` listens on; `nil` (the default): no metrics listener.
+    public var metricsPort: Int?
+    /// On SIGTERM, how long `/health` answers 503 before the listener closes (so a load
+    /// balancer stops sending first); zero by default.
+    public var drainDelay: Duration = .zero
+    /// On SIGTERM, the longest requests in flight are waited for before they are cut (30 s).
+    public var drainLimit: Duration = .seconds(30)
+
+    /// The defaults.
+    public init() {}
+
+    /// `$XDG_CACHE_HOME/iris-server/sources` or `~/.cache/iris-server/sources`.
+    public static var defaultCacheDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        return base.appendingPathComponent("iris-server/sources")
+    }
+}

@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Iris
+import IrisServerCore
+import NIOCore
+import NIOPosix
+
+/// The pipeline's loader for remote sources: AsyncHTTPClient, with the source policy applied
+/// before every connection. Each hop (the first URL and every redirect, at most
+/// ``maxRedirects``) is checked against the allow-list of URL prefixes, resolves its host,
+/// refuses it when an address is of a kind not allowed,
+/// and connects to the checked address only (no second lookup a rebinding DNS could answer
+/// differently). The whole download, redirects included, has ``timeout``; the body is bounded
+/// by the pipeline's byte limit while it streams.
+public struct SourceLoader: DataLoading {
+    /// Which addresses may be connected to.
+    public let policy: SourcePolicy
+    /// Resolves host names.
+    public let resolver: any AddressResolving
+    /// The longest a download may take.
+    public let timeout: Duration
+    /// The most redirects followed.
+    public let maxRedirects: Int
+    /// Told the URL of every download the loader starts (for the metrics).
+    public let onDownload: @Sendable (URL) -> Void
+
+    /// Makes a loader.
+    public init(policy: SourcePolicy, resolver: any AddressResolving = SystemAddressResolver(), timeout: Duration = .seconds(10),
+                maxRedirects: Int = 10, onDownload: @escaping @Sendable (URL) -> Void = { _ in }) {
+        self.policy = policy
+        self.resolver = resolver
+        self.timeout = timeout
+        self.maxRedirects = maxRedirects
+        self.onDownload = onDownload
+    }
+
+    /// Streams the response and body of `request`, following redirects by hand.
+    public func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+        if let url = request.url { onDownload(url) }
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { try await load(request, byteLimit: byteLimit, into: continuation) }
+                        group.addTask {
+                            try await Task.sleep(for: timeout)
+                            throw ServeError(status: 504, "the source took too long")
+                        }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func load(_ request: URLRequest, byteLimit: Int?,
+                      into continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation) async throws {
+        guard var url = request.url else { throw ServeError.badRequest("the source has no URL") }
+        var hops = 0
+        while true {
+            guard let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw ServeError.forbidden("the source redirects to a scheme that is not allowed")
+            }
+            // A redirect must stay on the allow-list too, not only on allowed addresses.
+            try policy.checkAllowed(url)
+            let addresses = try await resolver.addresses(of: host)
+            try policy.checkAddresses(addresses)
+            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                         timeout: .init(connect: .seconds(5)))
+            if IPAddress(host) == nil { configuration.dnsOverride = [host: addresses[0].description] }
+            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+            do {
+                let next = try await fetch(url, request: request, client: client, byteLimit: byteLimit, into: continuation)
+                try await client.shutdown()
+                guard let next else { return }
+                hops += 1
+                guard hops <= maxRedirects else { throw ServeError.notFound("the source redirects more than \(maxRedirects) times") }
+                url = next
+            } catch {
+                try? await client.shutdown()
+                if error is ServeError || error is ImageError || error is CancellationError { throw error }
+                throw ServeError(status: 502, "the source could not be loaded")
+            }
+        }
+    }
+
+    /// Sends one hop; returns the redirect's target, or `nil` when the body was streamed.
+    private func fetch(_ url: URL, request: URLRequest, client: HTTPClient, byteLimit: Int?,
+                       into continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation) async throws -> URL? {
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { outgoing.headers.add(name: name, value: value) }
+        outgoing.headers.replaceOrAdd(name: "User-Agent", value: "iris-server")
+        let response = try await client.execute(outgoing, deadline: .distantFuture)
+        let status = Int(response.status.code)
+        if (300..<400).contains(status), status != 304, let location = response.headers.first(name: "location") {
+            guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                throw ServeError.notFound("the source redirects to an invalid URL")
+            }
+            return next
+        }
+        guard (200..<300).contains(status) else {
+            throw ImageError.httpStatus(code: status, url: url)
+        }
+        var headers: [String: String] = [:]
+        for field in response.headers { headers[field.name] = field.value }
+        let length = response.headers.first(name: "content-length").flatMap { Int($0) }
+        if let length, let byteLimit, length > byteLimit {
+            throw ImageError.overLimit(.encodedBytes(bytes: length, limit: byteLimit))
+        }
+        continuation.yield(.response(DataLoadingResponse(statusCode: status, expectedLength: length,
+                                                         mimeType: response.headers.first(name: "content-type"), headers: headers)))
+        var received = 0
+        for try await buffer in response.body {
+            received += buffer.readableBytes
+            if let byteLimit, received > byteLimit {
+                throw ImageError.overLimit(.encodedBytes(bytes: received, limit: byteLimit))
+            }
+            continuation.yield(.chunk(Data(buffer.readableBytesView)))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Reads imgproxy's URL format into a ``ServeRequest``:
+///
+/// - `/%signature/%options/plain/%source_url@%extension`
+/// - `/%signature/%options/%base64url_source.%extension` (without padding; may be split by `/`)
+///
+/// The signature covers everything after the signature segment, exactly as received. Without
+/// ``URLSignature`` keys, or with `acceptsUnsigned` (development mode only), any signature
+/// segment is taken (imgproxy's `unsafe` or `_`).
+public struct ImgproxyURL: Sendable {
+    /// Checks signatures; `nil` or no keys: every URL is refused unless `acceptsUnsigned`.
+    public var signature: URLSignature?
+    /// Development mode: unsigned URLs are served.
+    public var acceptsUnsigned: Bool
+    /// Reads the options and presets.
+    public var options: OptionParser
+
+    /// Makes a reader.
+    public init(signature: URLSignature?, acceptsUnsigned: Bool, options: OptionParser = OptionParser()) {
+        self.signature = signature
+        self.acceptsUnsigned = acceptsUnsigned
+        self.options = options
+    }
+
+    /// The request of `path` (the URL's path as received, without the query), checked for its
+    /// signature and expiry at `now`.
+    public func parse(_ path: String, now: Date = Date()) throws(ServeError) -> ServeRequest {
+        guard path.hasPrefix("/") else { throw .badRequest("the path must start with /") }
+        let afterSlash = path.dropFirst()
+        guard let slash = afterSlash.firstIndex(of: "/") else { throw .badRequest("the URL has no source") }
+        let signatureSegment = String(afterSlash[..<slash])
+        let signedPath = String(afterSlash[slash...])
+        try checkSignature(signatureSegment, for: signedPath)
+
+        let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var optionSegments: [String] = []
+        var index = 0
+        // Options come first; each has a colon, which neither `plain` nor base64url contains.
+        while index < segments.count, segments[index] != "plain", segments[index].contains(":") {
+            optionSegments.append(segments[index])
+            index += 1
+        }
+        var processing = try options.parse(optionSegments)
+        guard index < segments.count else { throw .badRequest("the URL has no source") }
+
+        let source: SourceReference
+        let fileExtension: String?
+        if segments[index] == "plain" {
+            var raw = segments[(index + 1)...].joined(separator: "/")
+            var ext: String?
+            if let at = raw.lastIndex(of: "@") {
+                let suffix = raw[raw.index(after: at)...]
+                if !suffix.isEmpty, !suffix.contains("/"), suffix.allSatisfy({ $0.isLetter || $0.isNumber }) {
+                    ext = String(suffix)
+                    raw = String(raw[..<at])
+                }
+            }
+            guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+                throw .badRequest("the plain source URL is not percent-encoded correctly")
+            }
+            source = try SourceReference(parsing: decoded)
+            fileExtension = ext
+        } else {
+            var joined = segments[index...].joined()
+            var ext: String?
+            if let dot = joined.lastIndex(of: ".") {
+                ext = String(joined[joined.index(after: dot)...])
+                joined = String(joined[..<dot])
+            }
+            guard !joined.isEmpty, let data = Base64URL.decode(joined), let text = String(data: data, encoding: .utf8) else {
+                throw .badRequest("the source is not base64url")
+            }
+            source = try SourceReference(parsing: text)
+            fileExtension = ext
+        }
+        if let fileExtension, !fileExtension.isEmpty {
+            guard let format = OutputFormat(extension: fileExtension) else {
+                throw .badRequest("unknown extension \(quoted(fileExtension))")
+            }
+            processing.format = format
+        }
+        if let expires = processing.expires, Double(expires) < now.timeIntervalSince1970 {
+            throw .notFound("the URL has expired")
+        }
+        return ServeRequest(source: source, options: processing, signedPath: signedPath)
+    }
+
+    private func checkSignature(_ segment: String, for signedPath: String) throws(ServeError) {
+        if acceptsUnsigned { return }
+        guard let signature, !signature.keys.isEmpty else {
+            throw .forbidden("unsigned URLs are refused (no signing key is configured)")
+        }
+        guard signature.isValid(segment, for: signedPath) else { throw .forbidden("invalid signature") }
+    }
+}

@@ -1,0 +1,246 @@
+import Iris
+
+/// How the image is fitted into the requested width and height (imgproxy's `resizing_type`).
+public enum ResizingType: String, Sendable, Hashable, CaseIterable {
+    /// Inside the box, aspect kept.
+    case fit
+    /// Covers the box, aspect kept, the overflow cropped by the gravity.
+    case fill
+    /// As `fill`, but never enlarged: a smaller source gives a smaller result of the box's aspect.
+    case fillDown = "fill-down"
+    /// Exactly the box, aspect not kept.
+    case force
+    /// `fill` when the source and the box are both portrait or both landscape, else `fit`.
+    case auto
+}
+
+/// Where a crop or an extension is anchored (imgproxy's `gravity`).
+public enum Gravity: Sendable, Hashable {
+    /// One of the nine compass points, with offsets in pixels (of the result) from that edge.
+    case compass(CompassPoint, xOffset: Double, yOffset: Double)
+    /// A focus point, each coordinate 0…1 of the image.
+    case focusPoint(x: Double, y: Double)
+    /// The most interesting region: edges, saturation and skin (attention strategy).
+    case smart
+
+    /// The centre, no offset.
+    public static let center = Gravity.compass(.center, xOffset: 0, yOffset: 0)
+}
+
+/// The nine compass points of a gravity.
+public enum CompassPoint: String, Sendable, Hashable, CaseIterable {
+    /// Top edge, centred.
+    case north = "no"
+    /// Bottom edge, centred.
+    case south = "so"
+    /// Right edge, centred.
+    case east = "ea"
+    /// Left edge, centred.
+    case west = "we"
+    /// Top-right corner.
+    case northEast = "noea"
+    /// Top-left corner.
+    case northWest = "nowe"
+    /// Bottom-right corner.
+    case southEast = "soea"
+    /// Bottom-left corner.
+    case southWest = "sowe"
+    /// The centre.
+    case center = "ce"
+
+    /// Where along each axis the point is: 0 start, 0.5 middle, 1 end.
+    public var anchor: (x: Double, y: Double) {
+        switch self {
+        case .north: (0.5, 0)
+        case .south: (0.5, 1)
+        case .east: (1, 0.5)
+        case .west: (0, 0.5)
+        case .northEast: (1, 0)
+        case .northWest: (0, 0)
+        case .southEast: (1, 1)
+        case .southWest: (0, 1)
+        case .center: (0.5, 0.5)
+        }
+    }
+}
+
+/// An opaque colour (imgproxy's `background`).
+public struct BackgroundColor: Sendable, Hashable {
+    /// Red, 0…255.
+    public var red: UInt8
+    /// Green, 0…255.
+    public var green: UInt8
+    /// Blue, 0…255.
+    public var blue: UInt8
+
+    /// Makes a colour.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// "rrggbb".
+    public var hex: String { Hex.encode([red, green, blue]) }
+}
+
+/// Space added around the image, in pixels of the result (before `dpr`).
+public struct Padding: Sendable, Hashable {
+    /// Above the image.
+    public var top: Int
+    /// Right of the image.
+    public var right: Int
+    /// Below the image.
+    public var bottom: Int
+    /// Left of the image.
+    public var left: Int
+
+    /// Makes a padding.
+    public init(top: Int, right: Int, bottom: Int, left: Int) {
+        self.top = top
+        self.right = right
+        self.bottom = bottom
+        self.left = left
+    }
+
+    /// Whether it adds nothing.
+    public var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
+}
+
+/// A crop of the source before resizing (imgproxy's `crop`): a size in pixels, or a fraction
+/// of the source when below 1; 0 keeps the source's side.
+public struct CropOption: Sendable, Hashable {
+    /// Width: pixels (≥ 1), a fraction (< 1), or 0 for the whole width.
+    public var width: Double
+    /// Height: pixels (≥ 1), a fraction (< 1), or 0 for the whole height.
+    public var height: Double
+    /// Where the crop is taken; `nil`: the request's gravity.
+    public var gravity: Gravity?
+
+    /// Makes a crop option.
+    public init(width: Double, height: Double, gravity: Gravity?) {
+        self.width = width
+        self.height = height
+        self.gravity = gravity
+    }
+}
+
+/// Every processing option of an imgproxy URL, parsed and checked. Defaults are imgproxy's.
+public struct ProcessingOptions: Sendable, Hashable {
+    /// How the image fits the box (`resizing_type`, `rt`).
+    public var resizingType: ResizingType = .fit
+    /// The box width in pixels (`width`, `w`); 0: from the height and the aspect.
+    public var width = 0
+    /// The box height in pixels (`height`, `h`); 0: from the width and the aspect.
+    public var height = 0
+    /// The least width of the result (`min-width`, `mw`).
+    public var minWidth = 0
+    /// The least height of the result (`min-height`, `mh`).
+    public var minHeight = 0
+    /// Horizontal zoom applied after the resize (`zoom`, `z`).
+    public var zoomX = 1.0
+    /// Vertical zoom applied after the resize (`zoom`, `z`).
+    public var zoomY = 1.0
+    /// Device pixel ratio: multiplies every size (`dpr`), 1…8.
+    public var dpr = 1.0
+    /// Whether a source smaller than the box is enlarged (`enlarge`, `el`).
+    public var enlarge = false
+    /// Whether a result smaller than the box is extended to it with the background (`extend`, `ex`).
+    public var extend = false
+    /// Where the image sits when extended.
+    public var extendGravity: Gravity = .center
+    /// Where a fill is cropped (`gravity`, `g`).
+    public var gravity: Gravity = .center
+    /// A crop of the source before the resize (`crop`, `c`).
+    public var crop: CropOption?
+    /// Space added around the result (`padding`, `pd`).
+    public var padding = Padding(top: 0, right: 0, bottom: 0, left: 0)
+    /// Whether EXIF orientation is applied (`auto_rotate`, `ar`).
+    public var autoRotate = true
+    /// A right-angle rotation after orientation: 0, 90, 180 or 270 (`rotate`, `rot`).
+    public var rotate = 0
+    /// The colour transparent pixels are flattened onto, and extensions filled with (`background`, `bg`); `nil`: keep alpha (white for JPEG).
+    public var background: BackgroundColor?
+    /// Gaussian blur sigma in pixels (`blur`, `bl`); 0: none.
+    public var blur = 0.0
+    /// Unsharp-mask sigma (`sharpen`, `sh`); 0: none.
+    public var sharpen = 0.0
+    /// Pixel block size (`pixelate`, `pix`); 0 or 1: none.
+    public var pixelate = 0
+    /// Quality 1…100 for lossy formats (`quality`, `q`); 0: the configured default.
+    public var quality = 0
+    /// Quality per output format (`format_quality`, `fq`).
+    public var formatQuality: [String: Int] = [:]
+    /// The most bytes of the result: quality is lowered until it fits (`max_bytes`, `mb`); 0: no limit.
+    public var maxBytes = 0
+    /// The output format (`format`, `f`, `ext`, or the URL extension); `nil`: negotiated from `Accept`.
+    public var format: OutputFormat?
+    /// Whether metadata is left out of the result (`strip_metadata`, `sm`); Iris writes none.
+    public var stripMetadata = true
+    /// Whether copyright is kept when metadata is stripped (`keep_copyright`, `kcr`).
+    public var keepCopyright = true
+    /// Whether the result is sRGB without a profile (`strip_color_profile`, `scp`).
+    public var stripColorProfile = true
+    /// Any string, changing the URL and ETag only (`cachebuster`, `cb`).
+    public var cacheBuster = ""
+    /// Unix time after which the URL is refused (404).
+    public var expires: Int?
+    /// The file name of `Content-Disposition`, without extension (`filename`, `fn`).
+    public var filename: String?
+    /// `Content-Disposition: attachment` instead of inline (`return_attachment`, `att`).
+    public var returnAttachment = false
+
+    /// The defaults: fit, no size (the source's), quality from the configuration.
+    public init() {}
+}
+
+/// The formats the service writes.
+public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+    /// JPEG (libjpeg-turbo).
+    case jpeg
+    /// PNG (libpng).
+    case png
+    /// WebP (libwebp), animated when the source is.
+    case webp
+    /// AVIF (libavif).
+    case avif
+    /// GIF: no encoder yet; refused.
+    case gif
+
+    /// The format named by a URL extension or the `format` option (`jpg` and `jpeg` alike).
+    public init?(extension name: String) {
+        switch name.lowercased() {
+        case "jpg", "jpeg": self = .jpeg
+        case "png": self = .png
+        case "webp": self = .webp
+        case "avif": self = .avif
+        case "gif": self = .gif
+        default: return nil
+        }
+    }
+
+    /// Iris's format.
+    public var imageFormat: ImageFormat {
+        switch self {
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        case .avif: .avif
+        case .gif: .gif
+        }
+    }
+
+    /// The `Content-Type` of the result.
+    public var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        case .gif: "image/gif"
+        }
+    }
+
+    /// The file extension of a download's name.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+}

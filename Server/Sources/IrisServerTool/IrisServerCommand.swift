@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import IrisServer
+import IrisServerCore
+
+/// `iris-server`: the image service. Flags override `IRIS_*` variables, which override the
+/// defaults (127.0.0.1:8080, signed URLs only, public sources only).
+@main
+struct IrisServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "iris-server",
+        abstract: "Serve images over HTTP with imgproxy-compatible signed URLs, rendered by Iris.")
+
+    @Option(help: "Address to listen on (IRIS_HOST; default 127.0.0.1).") var host: String?
+    @Option(help: "Port (IRIS_PORT; default 8080).") var port: Int?
+    @Flag(help: "Development mode: serve unsigned URLs (IRIS_DEV).") var dev = false
+    @Option(help: "Signing key, hex (IRIS_KEY; repeat for rotation).") var key: [String] = []
+    @Option(help: "Signing salt, hex, one per key (IRIS_SALT).") var salt: [String] = []
+    @Option(help: "Bytes of the HMAC kept in signatures (IRIS_SIGNATURE_SIZE; default 32).") var signatureSize: Int?
+    @Option(help: "Allowed source URL prefix (IRIS_ALLOWED_SOURCES; repeatable; default any).") var allowSource: [String] = []
+    @Option(help: "Folder served as local:// (IRIS_LOCAL_ROOT; default none).") var localRoot: String?
+    @Option(help: "Address kinds sources may resolve to besides public ones: loopback, private, link-local… (IRIS_ALLOW_ADDRESSES).")
+    var allowAddresses: [String] = []
+    @Option(help: "Source cache folder (IRIS_CACHE_DIR).") var cacheDir: String?
+    @Option(help: "Named preset, name=option/option (IRIS_PRESETS; repeatable).") var preset: [String] = []
+    @Option(help: "Renders at once (IRIS_WORKERS; default: cores).") var workers: Int?
+    @Flag(help: "Client hints: ask for DPR and use it as the default dpr (IRIS_CLIENT_HINTS).") var clientHints = false
+    @Option(help: "Renders waiting before 429 (IRIS_QUEUE; default 8 per core).") var queue: Int?
+    @Option(help: "Port of /metrics, Prometheus text (IRIS_METRICS_PORT; default: no metrics listener).") var metricsPort: Int?
+    @Option(help: "Address of /metrics (IRIS_METRICS_HOST; default 127.0.0.1).") var metricsHost: String?
+    @Option(help: "Result cache folder (IRIS_RESULT_CACHE_DIR; default ~/.cache/iris-server/results).") var resultCacheDir: String?
+    @Option(help: "Result cache size in bytes, 0 turns it off (IRIS_RESULT_CACHE_SIZE; default 1 GiB).") var resultCacheSize: Int?
+    @Option(help: "Seconds a cached result serves (IRIS_RESULT_CACHE_MAX_AGE; default: until pushed out by size).") var resultCacheMaxAge: Int?
+    @Option(help: "Seconds /health answers 503 on SIGTERM before the listener closes (IRIS_DRAIN_DELAY; default 0).") var drainDelay: Int?
+    @Option(help: "Seconds requests in flight are waited for on SIGTERM (IRIS_DRAIN_LIMIT; default 30).") var drainLimit: Int?
+
+    func run() async throws {
+        var config = try ServerConfiguration().applying(environment: ProcessInfo.processInfo.environment)
+        if let host { config.host = host }
+        if let port { config.port = port }
+        if dev { config.development = true }
+        if !key.isEmpty { config.signingKeys = try ServerConfiguration.signingKeys(keys: key, salts: salt) }
+        if let signatureSize { config.signatureSize = signatureSize }
+        if !allowSource.isEmpty { config.sourcePolicy.allowedPrefixes = allowSource }
+        if let localRoot { config.sourcePolicy.localRoot = URL(fileURLWithPath: localRoot) }
+        config.sourcePolicy.allowedAddressKinds.formUnion(try ServerConfiguration.addressKinds(allowAddresses))
+        if let cacheDir { config.cacheDirectory = URL(fileURLWithPath: cacheDir) }
+        for entry in preset { try config.addPreset(entry) }
+        if let workers { config.maxConcurrentRenders = max(1, workers) }
+        if let queue { config.maxQueuedRenders = queue }
+        if clientHints { config.clientHints = true }
+        if let metricsPort { config.metricsPort = metricsPort }
+        if let metricsHost { config.metricsHost = metricsHost }
+        if let resultCacheDir { config.resultCacheDirectory = URL(fileURLWithPath: resultCacheDir) }
+        if let resultCacheSize { config.resultCacheSizeLimit = resultCacheSize }
+        if let resultCacheMaxAge { config.resultCacheMaxAge = .seconds(resultCacheMaxAge) }
+        if let drainDelay { config.drainDelay = .seconds(drainDelay) }
+        if let drainLimit { config.drainLimit = .seconds(drainLimit) }
+        if !config.development && config.signingKeys.isEmpty {
+            print("iris-server: no signing key (--key/--salt or IRIS_KEY/IRIS_SALT): every URL will be refused; --dev serves unsigned URLs")
+        }
+        let renderer = try ImageRenderer(configuration: config)
+        let banner = "iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)"
+            + (config.development ? " (development: unsigned URLs served)" : "")
+            + (config.metricsPort.map { ", metrics on http://\(config.metricsHost):\($0)/metrics" } ?? "") + "\n"
+        // Written at once (not buffered), so whoever started the server sees where it listens.
+        FileHandle.standardOutput.write(Data(banner.utf8))
+        // SIGTERM/SIGINT: drain, answer what is in flight, return (exit 0).
+        try await IrisServerService.group(configuration: config, renderer: renderer).run()
+    }
+}
