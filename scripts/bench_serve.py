@@ -90,7 +90,9 @@ def main():
     try:
         iris_server = subprocess.Popen(["Server/.build/release/iris-server", "--dev", "--port", str(IRIS_PORT),
                                         "--local-root", CORPUS, "--cache-dir", os.path.join(cache, "iris"),
-                                        "--workers", str(CORES)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        "--workers", str(CORES),
+                                        # Rendering is measured, as thumbor's (RESULT_STORAGE = None): no result cache.
+                                        "--result-cache-size", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         servers.append(iris_server)
         thumbor = subprocess.Popen([args.thumbor, "-p", str(THUMBOR_PORT), "-c", conf, "-l", "error",
                                     "--processes", str(CORES)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
