@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // FFmpeg (libavformat, libavcodec, libswscale, libavutil): video posters and frames.
+        // Not linked either: libavcodec alone brings in some 60 codec libraries.
+        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]),
         // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp,
         // and opens libavif, libheif and libjxl on first use (dlopen).
         .target(
@@ -58,6 +61,7 @@ let package = Package(
                 .target(name: "CAVIF", condition: linuxOnly),
                 .target(name: "CHEIF", condition: linuxOnly),
                 .target(name: "CJXL", condition: linuxOnly),
+                .target(name: "CFFmpeg", condition: linuxOnly),
                 .target(name: "CIrisShims", condition: linuxOnly),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -21,9 +21,10 @@ struct InfoCommand: ParsableCommand {
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
                 let header = try ImageDecoderRegistry.standard.header(of: data)
-                let timing = header.isAnimated ? try AnimationTiming(of: data) : nil as AnimationTiming?
-                print(json ? jsonLine(path: path, header: header, timing: timing, bytes: data.count)
-                           : textLine(path: path, header: header, timing: timing, bytes: data.count))
+                let video = try VideoInfo.of(data)
+                let timing = header.isAnimated && video == nil ? try AnimationTiming(of: data) : nil as AnimationTiming?
+                print(json ? jsonLine(path: path, header: header, timing: timing, video: video, bytes: data.count)
+                           : textLine(path: path, header: header, timing: timing, video: video, bytes: data.count))
             } catch {
                 failed = true
                 Terminal.error("\(path): \(readable(error))")
@@ -32,7 +33,7 @@ struct InfoCommand: ParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
-    private func textLine(path: String, header: ImageHeader, timing: AnimationTiming?, bytes: Int) -> String {
+    private func textLine(path: String, header: ImageHeader, timing: AnimationTiming?, video: VideoInfo?, bytes: Int) -> String {
         let shown = header.orientedSize
         var parts = ["\(path): \(header.format)", "\(shown.width)×\(shown.height)"]
         if header.orientation != .up { parts.append("orientation \(header.orientation.rawValue) (stored \(header.width)×\(header.height))") }
@@ -42,11 +43,20 @@ struct InfoCommand: ParsableCommand {
             parts.append(timing.loopCount == 0 ? "loops forever" : "plays \(timing.loopCount)×")
             parts.append(String(format: "%.2f s per loop", timing.totalDuration))
         }
+        if let video {
+            parts.insert(video.codecName, at: 1)
+            if video.orientation != .up {
+                let turn = [Orientation.right: "90° clockwise", .down: "180°", .left: "90° anticlockwise"][video.orientation] ?? "\(video.orientation)"
+                parts.append("shown turned \(turn) (stored \(video.storedSize.width)×\(video.storedSize.height))")
+            }
+            if let duration = video.duration { parts.append(String(format: "%.2f s", duration)) }
+            if let rate = video.frameRate { parts.append(String(format: "%.3g fps", rate)) }
+        }
         parts.append("\(bytes) bytes")
         return parts.joined(separator: ", ")
     }
 
-    private func jsonLine(path: String, header: ImageHeader, timing: AnimationTiming?, bytes: Int) -> String {
+    private func jsonLine(path: String, header: ImageHeader, timing: AnimationTiming?, video: VideoInfo?, bytes: Int) -> String {
         var object: [String: Any] = [
             "file": path, "format": header.format.rawValue,
             "width": header.orientedSize.width, "height": header.orientedSize.height,
@@ -57,6 +67,14 @@ struct InfoCommand: ParsableCommand {
         if let timing {
             object["loopCount"] = timing.loopCount
             object["duration"] = timing.totalDuration
+        }
+        if let video {
+            object["codec"] = video.codecName
+            object["storedWidth"] = video.storedSize.width
+            object["storedHeight"] = video.storedSize.height
+            object["videoOrientation"] = video.orientation.rawValue
+            if let duration = video.duration { object["duration"] = duration }
+            if let rate = video.frameRate { object["frameRate"] = rate }
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)

@@ -34,6 +34,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write animated inputs as animated WebP thumbnails.")
     var animated = false
 
+    @Option(name: .long, help: "For videos: the frame shown at this many seconds. Default: the first frame that is not black.")
+    var at: Double?
+
     @Option(name: .long, help: "Colour (RRGGBB) under transparent pixels in JPEG thumbnails.")
     var background = HexColour(RGBA(r: 255, g: 255, b: 255))
 
@@ -52,6 +55,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     func validate() throws {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if !(0...100).contains(quality) { throw ValidationError("--quality must be 0–100") }
+        if let at, !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in seconds, 0 or more") }
     }
 
     func run() async throws {
@@ -64,7 +68,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
 
-        let job = ThumbnailJob(pipeline: .batch(jobs: jobs, keepsProfile: keepProfile), shape: shape, box: PixelSize(width: size.width, height: size.height),
+        var decoders = ImageDecoderRegistry.standard
+        if let at { decoders.videoPoster = .at(seconds: at) }
+        let job = ThumbnailJob(pipeline: .batch(jobs: jobs, decoders: decoders, keepsProfile: keepProfile), shape: shape, box: PixelSize(width: size.width, height: size.height),
                                output: ImageOutput(format: format, options: EncodeOptions(quality: quality),
                                                    keepsAnimation: animated, background: background.rgba),
                                plan: plan)

@@ -21,6 +21,8 @@ extension ServeError {
             case .frames(let count, _): self = .tooLarge("the source has \(count) frames, over the frame limit")
             case .decodedBytes: self = .tooLarge("the source decodes to more memory than allowed")
             case .encodedBytes: self = .tooLarge("the source is larger than the size limit")
+            case .videoDuration: self = .tooLarge("the source video is longer than the duration limit")
+            case .decodingTime: self = ServeError(status: 504, "decoding the source took longer than the time limit")
             }
         case .encodingFailed(let format, _): self = ServeError(status: 500, "the result could not be encoded as \(format)")
         case .processingFailed: self = .unprocessable("the image could not be processed with these options")

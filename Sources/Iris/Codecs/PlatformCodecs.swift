@@ -4,6 +4,7 @@
 enum PlatformCodecs {
     static let decoders: [any ImageDecoding] = [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()]
         + [AVIFDecoder(), HEIFDecoder(), JXLDecoder()]  // libavif, libheif, libjxl
+        + [VideoDecoder()]  // FFmpeg
     static let encoders: [any ImageEncoding] = [JPEGEncoder(), PNGEncoder(), WebPEncoder()]
         + [AVIFEncoder()]  // libavif
     static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder()]

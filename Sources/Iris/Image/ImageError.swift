@@ -48,6 +48,10 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         /// the length the server announced (`Content-Length`) when that was already over the
         /// limit, else the bytes received when the limit was crossed (the load stops there).
         case encodedBytes(bytes: Int, limit: Int)
+        /// A video longer than ``DecodingLimits/maxVideoSeconds``, by its header.
+        case videoDuration(seconds: Double, limit: Double)
+        /// A decode that ran past ``DecodingLimits/maxDecodingTime`` and was stopped.
+        case decodingTime(limit: Duration)
     }
 
     /// A sentence a person can read: "PNG is truncated after 4,096 of 91,233 bytes".
@@ -78,6 +82,10 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "decoded image would take \(Self.byteAmount(bytes)), over the \(Self.byteAmount(limit)) limit"
             case let .encodedBytes(bytes, limit):
                 return "image data of \(Self.byteAmount(bytes)) (\(bytes.grouped) bytes) is over the \(Self.byteAmount(limit)) limit"
+            case let .videoDuration(seconds, limit):
+                return "video lasts \(Self.trim(seconds)) s, over the limit of \(Self.trim(limit)) s"
+            case .decodingTime(let limit):
+                return "decoding was stopped after the time limit of \(limit)"
             }
         case let .encodingFailed(format, reason):
             return "\(format) could not be encoded: \(reason)"

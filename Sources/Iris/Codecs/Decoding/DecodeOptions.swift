@@ -27,6 +27,9 @@ public struct DecodeOptions: Sendable, Hashable {
     /// (``Bitmap/colorSpace``); `nil` is the registry's ``ImageDecoderRegistry/colorManagement``
     /// (``ColorManagement/platformDefault`` unless set). A decoder sees the choice made.
     public var colorManagement: ColorManagement?
+    /// Which frame of a video is its still image (``LoadedImage/bitmap``): set by the registry
+    /// from its ``ImageDecoderRegistry/videoPoster``.
+    var videoPoster: VideoPoster = .firstNonBlack
 
     /// Makes options.
     public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,

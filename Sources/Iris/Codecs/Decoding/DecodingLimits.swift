@@ -11,11 +11,19 @@ public struct DecodingLimits: Sendable, Hashable {
     /// Default 1 GiB.
     public var maxDecodedBytes: Int
 
+    /// Longest video, in seconds, by its header. Default one hour.
+    public var maxVideoSeconds: Double
+    /// Longest time one decode of a video (its header, a poster, a frame) may take before it is
+    /// stopped inside the decoder; `nil` for no limit. Default 60 seconds.
+    public var maxDecodingTime: Duration?
     /// Makes limits; the defaults suit an app or a thumbnail server.
-    public init(maxPixels: Int = 256_000_000, maxFrames: Int = 10_000, maxDecodedBytes: Int = 1 << 30) {
+    public init(maxPixels: Int = 256_000_000, maxFrames: Int = 10_000, maxDecodedBytes: Int = 1 << 30,
+                maxVideoSeconds: Double = 3600, maxDecodingTime: Duration? = .seconds(60)) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxDecodedBytes = maxDecodedBytes
+        self.maxVideoSeconds = maxVideoSeconds
+        self.maxDecodingTime = maxDecodingTime
     }
 
     /// The defaults.
@@ -39,6 +47,12 @@ public struct DecodingLimits: Sendable, Hashable {
         }
     }
 
+    /// Throws when a video lasts longer than ``maxVideoSeconds``.
+    public func check(videoSeconds: Double) throws(ImageError) {
+        if videoSeconds > maxVideoSeconds {
+            throw .overLimit(.videoDuration(seconds: videoSeconds, limit: maxVideoSeconds))
+        }
+    }
     /// Throws when an animation has too many frames.
     public func check(frames: Int) throws(ImageError) {
         if frames > maxFrames {

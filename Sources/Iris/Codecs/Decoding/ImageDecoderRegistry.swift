@@ -12,6 +12,9 @@ public struct ImageDecoderRegistry: Sendable {
     /// configured with a registry set to ``ColorManagement/keepSource`` keeps every source's
     /// colour space. ``ColorManagement/platformDefault`` unless set.
     public var colorManagement: ColorManagement = .platformDefault
+    /// Which frame of a video stands for it as a still: the first that is not black (the
+    /// default), or the frame at a time (`iris thumbnail --at`).
+    package var videoPoster: VideoPoster = .firstNonBlack
 
     /// Makes a registry of `decoders`.
     public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
@@ -67,6 +70,7 @@ public struct ImageDecoderRegistry: Sendable {
         options.keepsStraightAlpha = options.keepsStraightAlpha || keepsStraightAlpha
         let management = options.colorManagement ?? colorManagement
         options.colorManagement = management     // what the decoder (and an animation) sees
+        options.videoPoster = videoPoster
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
         try options.limits.check(width: header.width, height: header.height, format: header.format)
         try options.limits.check(frames: header.frameCount)
@@ -114,7 +118,9 @@ public struct ImageDecoderRegistry: Sendable {
         let first = try source.makeDecoder(frameSize: output, kernel: options.kernel).nextFrame()
         let animation = Animation(source: source, frameSize: output, kernel: options.kernel,
                                   bufferBytes: options.animationBufferBytes, first: first)
-        return LoadedImage(bitmap: first, animation: animation, format: header.format, sourceSize: canvas)
+        // The still is frame 0 unless the source picks another (a video's poster).
+        let still = try source.posterFrame(frameSize: output, options: options) ?? first
+        return LoadedImage(bitmap: still, animation: animation, format: header.format, sourceSize: canvas)
     }
 
     private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
