@@ -84,7 +84,7 @@ bad-input-corpus: build
 # Fuzzing (libFuzzer + AddressSanitizer) of Iris's own parsers: Fuzz/ is a separate package.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= FuzzDecode FuzzDecodeAtTarget FuzzHeader FuzzDataCacheEntry FuzzProgressivePrefix FuzzAnimation FuzzAPNG \
-  FuzzAVIF FuzzHEIF FuzzJXL
+  FuzzAVIF FuzzHEIF FuzzJXL FuzzVideo
 FUZZ_FLAGS := -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld -Xcc -fsanitize=fuzzer-no-link,address
 
 fuzz-build: deps
@@ -100,11 +100,12 @@ fuzz-build: deps
 # (`-minimize_crash=1`) into Fuzz/regressions/<target>/.
 fuzz: fuzz-build
 	scripts/make-fuzz-seeds
+	scripts/make-video-fuzz-seeds
 	cat Fuzz/dictionaries/*.dict > Fuzz/.build/all.dict
 	mkdir -p Fuzz/crashes Fuzz/logs
 	failed=""; for target in $(FUZZ_TARGETS); do \
 	  mkdir -p Fuzz/corpus/$$target; \
-	  case $$target in FuzzAnimation|FuzzAPNG|FuzzAVIF) leaks=-detect_leaks=0 asan=detect_leaks=0;; *) leaks= asan=;; esac; \
+	  case $$target in FuzzAnimation|FuzzAPNG|FuzzAVIF|FuzzVideo) leaks=-detect_leaks=0 asan=detect_leaks=0;; *) leaks= asan=;; esac; \
 	  ASAN_OPTIONS=$$asan SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$target $$leaks -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -dict=Fuzz/.build/all.dict -artifact_prefix=Fuzz/crashes/$$target- \
 	    -print_final_stats=1 Fuzz/corpus/$$target Fuzz/seeds > Fuzz/logs/$$target.log 2>&1 || failed="$$failed $$target"; \

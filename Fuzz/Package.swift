@@ -9,6 +9,8 @@ let targets = [
     "FuzzAnimation", "FuzzAPNG",
     // AVIF, HEIF and JPEG XL through libavif, libheif and libjxl (seeds: scripts/make-avif-heif-jxl-fuzz-seeds).
     "FuzzAVIF", "FuzzHEIF", "FuzzJXL",
+    // Videos through FFmpeg (seeds: scripts/make-video-fuzz-seeds).
+    "FuzzVideo",
 ]
 
 let package = Package(

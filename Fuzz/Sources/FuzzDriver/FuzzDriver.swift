@@ -38,8 +38,8 @@ public let fuzzAnimationLimits = DecodingLimits(maxPixels: 1_000_000, maxFrames:
 
 /// Decodes `data` at a small target and, when it is an animation, composes every frame in
 /// order and then frame 0 again (a rewind to a key frame). Errors are typed and ignored.
-public func decodeEveryFrame(_ data: Data) {
-    let options = DecodeOptions(target: DecodeTarget(width: 24, height: 24), limits: fuzzAnimationLimits)
+public func decodeEveryFrame(_ data: Data, limits: DecodingLimits = fuzzAnimationLimits) {
+    let options = DecodeOptions(target: DecodeTarget(width: 24, height: 24), limits: limits)
     guard let image = try? ImageDecoderRegistry.standard.decode(data, options: options),
           let animation = image.animation else { return }
     precondition(animation.frameSize == image.bitmap.size, "frame size \(animation.frameSize) is not frame 0's \(image.bitmap.size)")

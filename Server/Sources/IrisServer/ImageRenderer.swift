@@ -169,6 +169,8 @@ public final class ImageRenderer: Sendable {
             forget(fetchRequest)
             throw ServeError(error)
         }
+        // A video is served as its poster (a still), as imgproxy's video thumbnails are.
+        let isAnimated = header.isAnimated && !ImageFormat.videoFormats.contains(header.format)
         let options = request.options
         var sourceSize = options.autoRotate ? header.orientedSize : header.storedSize
         if options.rotate == 90 || options.rotate == 270 { sourceSize = sourceSize.transposed }
@@ -186,7 +188,7 @@ public final class ImageRenderer: Sendable {
             negotiated = false
         } else {
             let alpha = options.background == nil && (header.hasAlpha || options.extend || !options.padding.isEmpty)
-            format = negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: header.isAnimated)
+            format = negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: isAnimated)
             negotiated = true
         }
         var hash = SHA256()
@@ -194,7 +196,7 @@ public final class ImageRenderer: Sendable {
         hash.update(data: Array(SHA256.hash(data: data)))
         let etag = "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
         return PreparedRender(request: request, data: data, format: format, negotiated: negotiated,
-                              isAnimated: header.isAnimated, etag: etag, timings: timings)
+                              isAnimated: isAnimated, etag: etag, timings: timings)
     }
 
     /// Decodes at the target size, processes and encodes a prepared request.
@@ -244,7 +246,7 @@ public final class ImageRenderer: Sendable {
     private func encodeOnce(_ image: LoadedImage, format: OutputFormat, quality: Int) async throws(ServeError) -> Data {
         let options = EncodeOptions(quality: quality)
         do {
-            if let animation = image.animation, animation.frameCount > 1,
+            if let animation = image.animation, animation.frameCount > 1, !ImageFormat.videoFormats.contains(image.format),
                let encoder = ImageEncoders.animationEncoder(for: format.imageFormat) {
                 return try await encoder.encode(animation, options: options)
             }

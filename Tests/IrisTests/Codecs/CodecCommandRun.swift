@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import IrisTestSupport
 
-/// Runs the `iris` executable and keeps what it printed on both streams (the codec tests read
-/// `info --json` and the frame list of `frames`). The streams go to files, not pipes, so the
-/// child never waits on a full pipe; the wait is on a thread of its own.
+/// Runs the `iris` executable (or another tool) and keeps what it printed on both streams (the
+/// codec tests read `info --json`, the frame list of `frames`, ffprobe's JSON). The streams go to
+/// files, not pipes, so the child never waits on a full pipe; the wait is on a thread of its own.
 enum CodecCommandRun {
     struct Output {
         var status: Int32
@@ -13,6 +13,11 @@ enum CodecCommandRun {
     }
 
     static func iris(_ arguments: [String]) async throws -> Output {
+        try await run(CLITestSupport.irisExecutable(), arguments)
+    }
+
+    /// Runs `executable arguments` to the end.
+    static func run(_ executable: URL, _ arguments: [String]) async throws -> Output {
         let directory = try CLITestSupport.directory("codec-run")
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout"), errorURL = directory.appendingPathComponent("stderr")
@@ -20,7 +25,7 @@ enum CodecCommandRun {
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), errors = try FileHandle(forWritingTo: errorURL)
         let process = Process()
-        process.executableURL = try CLITestSupport.irisExecutable()
+        process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = out
         process.standardError = errors

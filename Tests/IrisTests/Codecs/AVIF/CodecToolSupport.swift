@@ -30,31 +30,12 @@ enum CodecTools {
 
     /// Runs `tool arguments` like ``run(_:_:)`` and returns what it printed.
     static func output(_ tool: String, _ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(path(tool), "\(tool) is not installed"))
-        process.arguments = arguments
-        let errors = Pipe(), output = Pipe()
-        process.standardError = errors
-        process.standardOutput = output
-        try process.run()
-        let (status, text, printed) = await withCheckedContinuation { (continuation: CheckedContinuation<(Int32, String, String), Never>) in
-            Thread {
-                // Standard error on a thread of its own, so that neither pipe fills while the
-                // other is read (these are plain threads, never the cooperative pool's).
-                let errorText = LockedBox("")
-                let errorRead = DispatchSemaphore(value: 0)
-                Thread {
-                    errorText.value = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    errorRead.signal()
-                }.start()
-                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                errorRead.wait()
-                process.waitUntilExit()
-                continuation.resume(returning: (process.terminationStatus, errorText.value, printed))
-            }.start()
+        let executable = URL(fileURLWithPath: try #require(path(tool), "\(tool) is not installed"))
+        let run = try await CodecCommandRun.run(executable, arguments)
+        guard run.status == 0 else {
+            throw CodecToolError("\(tool) \(arguments.joined(separator: " ")) failed (\(run.status)): \(run.standardError)")
         }
-        guard status == 0 else { throw CodecToolError("\(tool) \(arguments.joined(separator: " ")) failed (\(status)): \(text)") }
-        return printed
+        return run.standardOutput
     }
 
     /// A fresh scratch directory.
@@ -148,17 +129,6 @@ enum CodecTools {
             if p.r >= p.g, p.r >= p.b { return "r" }
             return p.g >= p.b ? "g" : "b"
         }
-    }
-}
-
-/// A value written by one thread and read by another after a semaphore says it is written.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }
 
