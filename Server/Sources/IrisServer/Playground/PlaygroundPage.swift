@@ -64,7 +64,7 @@ enum PlaygroundPage {
         <label>Resizing <select name="rs">
           <option value="">fit (default)</option><option>fit</option><option>fill</option><option>fill-down</option>
           <option>force</option><option>auto</option></select></label>
-        <label>Width × height <span class="pair"><input name="w" type="number" min="0" placeholder="width">
+        <label>Width, height <span class="pair"><input name="w" type="number" min="0" placeholder="width">
           <input name="h" type="number" min="0" placeholder="height"></span></label>
         <label>DPR <input name="dpr" type="number" min="0.25" max="8" step="0.25" placeholder="1"></label>
         <label class="check"><input name="el" type="checkbox" value="1"> enlarge</label>
@@ -108,7 +108,7 @@ enum PlaygroundPage {
       </div>
       <div class="panels">
         <figure id="original">
-          <figcaption><h2>Original</h2><small>the source, no options</small></figcaption>
+          <figcaption><h2>Original</h2><small>the source with no options</small></figcaption>
           <div class="stage"><img alt="The source with no options"></div>
           <dl></dl>
         </figure>

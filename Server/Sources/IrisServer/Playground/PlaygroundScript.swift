@@ -13,8 +13,9 @@ enum PlaygroundScript {
       const signed = document.getElementById("signed");
       const errorText = document.getElementById("error");
       const figures = { original: document.getElementById("original"), result: document.getElementById("result") };
-      // What a browser sends for an <img>, so "auto" negotiates as it would on a page.
-      const accept = "image/avif,image/webp,image/apng,image/*,*/*;q=0.8";
+      // The result: what a browser sends for an <img>, so "auto" negotiates as on a page. The
+      // original: any type, so it comes as JPEG (or PNG with alpha), not re-encoded to AVIF.
+      const accept = { result: "image/avif,image/webp,image/apng,image/*,*/*;q=0.8", original: "*/*" };
       let generation = 0;
       let shownOriginal = null;
       let timer = 0;
@@ -107,7 +108,7 @@ enum PlaygroundScript {
         const started = performance.now();
         let response, blob;
         try {
-          response = await fetch(url, { headers: { Accept: accept }, cache: "no-store" });
+          response = await fetch(url, { headers: { Accept: accept[figure.id] }, cache: "no-store" });
           blob = await response.blob();
         } catch (error) {
           if (token === generation) fail(figure, String(error));
