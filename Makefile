@@ -46,13 +46,14 @@ test-server:
 	scripts/serve-netns-test Server/.build/debug/iris-server
 
 # Builds and starts the image service in development mode (unsigned URLs) on 127.0.0.1:8080,
-# with the demo's sample images as local:// sources. Ctrl-C stops it.
+# with the demo's sample images as local:// sources and the playground at /playground. Ctrl-C stops it.
 SERVE_PORT ?= 8080
 serve: deps
 	$(TOOL_BUILD)
 	$(IRIS) samples --out $(DEMO)/samples
 	cd Server && $(SWIFT) build -c release --product iris-server
 	@echo "Sample sources: $$(cd $(DEMO)/samples && ls | sed 's|^|local:///|' | tr '\n' ' ')"
+	@echo "Playground: http://127.0.0.1:$(SERVE_PORT)/playground"
 	@echo "Try: curl -o out.webp http://127.0.0.1:$(SERVE_PORT)/unsafe/rs:fill:300:200/g:sm/plain/local:///$$(cd $(DEMO)/samples && ls | head -1)@webp"
 	Server/.build/release/iris-server --dev --port $(SERVE_PORT) --local-root $(CURDIR)/$(DEMO)/samples
 

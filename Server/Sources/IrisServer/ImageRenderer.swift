@@ -53,10 +53,7 @@ public final class ImageRenderer: Sendable {
             dataLoader: loader, dataCache: cache, memoryCache: nil, limits: limits, maxConcurrentDownloads: 16,
             resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
         gate = AdmissionGate(maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders)
-        let signature = configuration.signingKeys.isEmpty ? nil
-            : URLSignature(keys: configuration.signingKeys, size: configuration.signatureSize)
-        urls = ImgproxyURL(signature: signature, acceptsUnsigned: configuration.development,
-                           options: OptionParser(presets: configuration.presets))
+        urls = configuration.urlReader
         var available: Set<OutputFormat> = []
         for format in OutputFormat.allCases where ImageEncoders.encoder(for: format.imageFormat) != nil { available.insert(format) }
         negotiation = FormatNegotiation(available: available)

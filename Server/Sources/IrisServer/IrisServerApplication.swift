@@ -3,12 +3,15 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// The image service as a Hummingbird application: `GET /health`, and every other `GET` path
-/// an imgproxy URL rendered by an ``ImageRenderer``; `/metrics` on a listener of its own.
+/// The image service as a Hummingbird application: `GET /health`, in development mode the
+/// playground under `/playground`, and every other `GET` path an imgproxy URL rendered by an
+/// ``ImageRenderer``; `/metrics` on a listener of its own.
 public enum IrisServerApplication {
     /// The router of the service over `renderer` (for tests with Hummingbird's test client, and
     /// for ``make(configuration:renderer:drain:logger:)``). `/health` answers 503 once `drain`
-    /// has begun; each request is logged to `logger`, one line.
+    /// has begun; each request is logged to `logger`, one line. In development mode
+    /// (``ServerConfiguration/development``) `/playground` is a page that builds, signs and
+    /// shows URLs of the sources under the local root; otherwise it is no route of its own.
     public static func router(renderer: ImageRenderer, drain: DrainState = DrainState(),
                               logger: Logger = Logger(label: "iris-server")) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
@@ -25,6 +28,9 @@ public enum IrisServerApplication {
             return Response(status: draining ? .serviceUnavailable : .ok,
                             headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        }
+        if renderer.configuration.development {
+            PlaygroundRoutes(configuration: renderer.configuration).add(to: router)
         }
         @Sendable func image(_ request: Request, _: BasicRequestContext) async -> Response {
             let result = await renderer.serve(path: request.uri.path, accept: request.headers[.accept],

@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Adds the headers every response carries, errors included: `X-Content-Type-Options: nosniff`
 /// and a Content-Security-Policy that lets nothing run (a result opened as a document, an SVG
-/// say, cannot script or load anything).
+/// say, cannot script or load anything). A response that names its own policy keeps it: only
+/// the development playground's page does, to run its own script.
 public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The policy sent.
     public static var contentSecurityPolicy: String { "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox" }
@@ -20,7 +21,9 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
             response = try error.response(from: request, context: context)
         }
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        }
         return response
     }
 }

@@ -70,6 +70,17 @@ public struct ServerConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
+    /// The signer and checker of URLs over ``signingKeys``; `nil` when there is none.
+    public var urlSignature: URLSignature? {
+        signingKeys.isEmpty ? nil : URLSignature(keys: signingKeys, size: signatureSize)
+    }
+
+    /// The reader of image URLs this configuration serves: its signature, development mode
+    /// and presets.
+    public var urlReader: ImgproxyURL {
+        ImgproxyURL(signature: urlSignature, acceptsUnsigned: development, options: OptionParser(presets: presets))
+    }
+
     /// `$XDG_CACHE_HOME/iris-server/sources` or `~/.cache/iris-server/sources`.
     public static var defaultCacheDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
