@@ -5,7 +5,8 @@ public struct LoadedImage: Sendable {
     /// The pixels, upright (orientation applied unless the request opted out).
     public var bitmap: Bitmap
     /// Frames and timing when the source is animated (GIF, APNG, animated WebP with more than
-    /// one frame, or an APNG of one frame); frames are made on demand at the size of ``bitmap``, which is frame 0.
+    /// one frame, or an APNG of one frame, or a video); frames are made on demand at the size of
+    /// ``bitmap``, which is frame 0 (for a video: its poster, the first frame that is not black).
     public var animation: Animation?
     /// The format the data was in.
     public var format: ImageFormat

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Times poster thumbnails of the same clips by iris, ffmpegthumbnailer and ffmpeg, in one run.
+
+Clips (made by scripts/bench-video with Debian's ffmpeg from its test pattern): 1080p H.264 in
+MP4, 4K HEVC in MOV, 720p VP9 in WebM. Each tool makes a 320 px JPEG of the frame at 10 % of
+the clip (ffmpegthumbnailer's default seek), one process per thumbnail, the clip repeated R
+times; tools take turns, best of three (BENCH_RUNS). iris also runs with no --at (its default
+poster, the first frame that is not black). Prints thumbnails/s and peak RSS per tool and clip,
+and iris's ratio to each peer.
+"""
+import os, shutil, subprocess, sys, tempfile, time
+from bench_common import timed
+
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+SIZE = 320
+CLIPS = [  # (label, file, ffmpeg arguments that make it)
+    ("H.264 1080p 10 s MP4", "h264-1080p.mp4",
+     ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=10", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]),
+    ("HEVC 2160p 4 s MOV", "hevc-2160p.mov",
+     ["-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30:duration=4", "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+      "-tag:v", "hvc1", "-x265-params", "log-level=error"]),
+    ("VP9 720p 10 s WebM", "vp9-720p.webm",
+     ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=10", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
+      "-b:v", "2M"]),
+]
+
+def duration(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path],
+                         capture_output=True, text=True, check=True).stdout
+    return float(out.strip())
+
+def main():
+    iris = os.path.abspath(".build/release/IrisCLI")
+    corpus = os.path.abspath("bench-corpus/video")
+    os.makedirs(corpus, exist_ok=True)
+    for _, name, args in CLIPS:
+        path = os.path.join(corpus, name)
+        if not os.path.exists(path):
+            subprocess.run(["ffmpeg", "-v", "error", "-y"] + args + [path], check=True)
+    print(f"{os.cpu_count()} cores; load average at start {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    tools = ["iris --at", "iris poster", "ffmpegthumbnailer", "ffmpeg -ss"]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, name, _ in CLIPS:
+            clip = os.path.join(corpus, name)
+            at = round(duration(clip) * 0.10, 3)
+            def commands(i):
+                out = os.path.join(tmp, f"out{i}")
+                return {
+                    "iris --at": [iris, "thumbnail", "--size", str(SIZE), "--at", str(at), "--out", out, clip],
+                    "iris poster": [iris, "thumbnail", "--size", str(SIZE), "--out", out, clip],
+                    "ffmpegthumbnailer": ["ffmpegthumbnailer", "-s", str(SIZE), "-t", "10%", "-q", "8", "-i", clip,
+                                          "-o", os.path.join(out, "thumb.jpg")],
+                    "ffmpeg -ss": ["ffmpeg", "-v", "error", "-y", "-ss", str(at), "-i", clip, "-frames:v", "1",
+                                   "-vf", f"scale={SIZE}:-2", os.path.join(out, "thumb.jpg")],
+                }
+            best = {}
+            for _ in range(RUNS):
+                for tool in tools:
+                    total, peak = 0.0, 0.0
+                    for i in range(REPEATS):
+                        out = os.path.join(tmp, f"out{i}")
+                        shutil.rmtree(out, ignore_errors=True); os.makedirs(out)
+                        secs, rss, _ = timed(commands(i)[tool])
+                        total += secs; peak = max(peak, rss)
+                    if tool not in best or total < best[tool][0]:
+                        best[tool] = (total, peak)
+            rows.append((label, {tool: (REPEATS / secs, rss) for tool, (secs, rss) in best.items()}))
+    width = max(len(t) for t in tools)
+    for label, results in rows:
+        print(f"\n{label} (frame at 10 %, {SIZE} px, {REPEATS} processes, best of {RUNS})")
+        for tool in tools:
+            rate, rss = results[tool]
+            print(f"  {tool:<{width}}  {rate:6.1f} thumbnails/s  peak RSS {rss:6.1f} MiB")
+        mine = results["iris --at"][0]
+        print("  iris --at vs ffmpegthumbnailer: %.2fx, vs ffmpeg -ss: %.2fx" %
+              (mine / results["ffmpegthumbnailer"][0], mine / results["ffmpeg -ss"][0]))
+
+if __name__ == "__main__":
+    sys.exit(main())
