@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Iris
+import IrisServer
+import Testing
+
+/// A video source is served as its poster, a still in the format asked for or negotiated (as
+/// imgproxy's video thumbnails are), never as an animation of the whole clip.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "SKIPPED: ffmpeg not installed; run scripts/install-deps"))
+struct VideoSourceTests {
+    /// A 2-second 320×240 H.264 clip made by Debian's ffmpeg from its test pattern, starting
+    /// with 0.4 s of black.
+    static func clip() async throws -> Data {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("iris-server-video-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=0.4",
+                             "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1.6",
+                             "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The wait on a thread of its own, never the cooperative pool's.
+        let status: Int32 = await withCheckedContinuation { continuation in
+            Thread {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }.start()
+        }
+        try #require(status == 0, "ffmpeg failed (\(status))")
+        return try Data(contentsOf: url)
+    }
+
+    @Test func aVideoIsServedAsItsPoster() async throws {
+        let files = SourceFiles()
+        files["clip.mp4"] = try await Self.clip()
+        try await withSourceServer(files) { base in
+            try await Harness.withService(Harness.configuration()) { client, _ in
+                // Negotiated: a still's order (AVIF, then WebP), not the animated one.
+                var headers = HTTPFields()
+                headers[.accept] = "image/webp,*/*"
+                let negotiated = try await client.get(Harness.path(["rs:fit:160:160"], source: "\(base)/f/clip.mp4"), headers: headers)
+                #expect(negotiated.status == .ok, "\(negotiated.text)")
+                #expect(negotiated.headers[.contentType] == "image/webp")
+                let poster = try TestImages.decode(negotiated.data)
+                #expect(poster.bitmap.size == PixelSize(width: 160, height: 120) && poster.animation == nil)
+                // The poster is the first frame that is not black.
+                var brightness = 0
+                for y in stride(from: 5, to: 120, by: 10) {
+                    for x in stride(from: 5, to: 160, by: 10) {
+                        let pixel = poster.bitmap.rgba(x: x, y: y)
+                        brightness += (Int(pixel.r) + Int(pixel.g) + Int(pixel.b)) / 3
+                    }
+                }
+                #expect(brightness / (12 * 16) > 40, "the poster is black: mean level \(brightness / (12 * 16))")
+
+                let jpeg = try await client.get(Harness.path(["rs:fill:100:100"], source: "\(base)/f/clip.mp4", extension: "jpg"))
+                #expect(jpeg.status == .ok && jpeg.headers[.contentType] == "image/jpeg", "\(jpeg.text)")
+                #expect(try TestImages.decode(jpeg.data).bitmap.size == PixelSize(width: 100, height: 100))
+            }
+        }
+    }
+}
