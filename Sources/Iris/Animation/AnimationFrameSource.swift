@@ -24,13 +24,14 @@ public protocol AnimationFrameSource: Sendable {
     /// A decoder that produces composed frames at `frameSize`, starting at frame 0.
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder
     /// The frame that stands for the animation as a still image, at `frameSize`, when it is not
-    /// frame 0 (a video's first frame that is not black); `nil` (the default) for frame 0.
-    func posterFrame(frameSize: PixelSize, options: DecodeOptions) throws(ImageError) -> Bitmap?
+    /// `first` (frame 0, decoded at that size): a video's first frame that is not black; `nil`
+    /// (the default) for frame 0.
+    func posterFrame(frameSize: PixelSize, first: Bitmap, options: DecodeOptions) throws(ImageError) -> Bitmap?
 }
 
 extension AnimationFrameSource {
     /// Frame 0 stands for the animation.
-    public func posterFrame(frameSize: PixelSize, options: DecodeOptions) throws(ImageError) -> Bitmap? { nil }
+    public func posterFrame(frameSize: PixelSize, first: Bitmap, options: DecodeOptions) throws(ImageError) -> Bitmap? { nil }
 }
 
 /// Composes an animation's frames in order; it can go back to a key frame.

@@ -119,7 +119,7 @@ public struct ImageDecoderRegistry: Sendable {
         let animation = Animation(source: source, frameSize: output, kernel: options.kernel,
                                   bufferBytes: options.animationBufferBytes, first: first)
         // The still is frame 0 unless the source picks another (a video's poster).
-        let still = try source.posterFrame(frameSize: output, options: options) ?? first
+        let still = try source.posterFrame(frameSize: output, first: first, options: options) ?? first
         return LoadedImage(bitmap: still, animation: animation, format: header.format, sourceSize: canvas)
     }
 

@@ -76,13 +76,28 @@ final class FFmpegVideoReader {
         var result = avformat_open_input(&maybeContainer, nil, nil, nil)
         if result >= 0, let opened = maybeContainer {
             container = opened
-            result = avformat_find_stream_info(container, nil)
+            // Probing decodes the first frames of every stream: needed only when the container's
+            // header leaves the video's size or timing unsaid (MP4 and MOV say both).
+            if needsProbing(container) { result = avformat_find_stream_info(container, nil) }
             if result >= 0 { return (io, container) }
             avformat_close_input(&maybeContainer)
         }
         // avformat_open_input frees the context when it fails; the I/O context is ours.
         Self.freeIO(&io)
         throw error(for: result, format: format, input: input, data: data, while: "reading the container")
+    }
+
+    /// Whether no video stream has its size, codec and frame rate (or frame count) from the
+    /// container's header alone.
+    private static func needsProbing(_ container: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        for index in 0..<Int(container.pointee.nb_streams) {
+            guard let stream = container.pointee.streams[index], let parameters = stream.pointee.codecpar,
+                  parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
+            let sized = parameters.pointee.width > 0 && parameters.pointee.height > 0 && parameters.pointee.codec_id != AV_CODEC_ID_NONE
+            let timed = stream.pointee.avg_frame_rate.num > 0 && stream.pointee.avg_frame_rate.den > 0 && stream.pointee.nb_frames > 0
+            if sized && timed { return false }
+        }
+        return true
     }
 
     private static func close(io: inout UnsafeMutablePointer<AVIOContext>?, container: inout UnsafeMutablePointer<AVFormatContext>?) {
@@ -137,9 +152,9 @@ final class FFmpegVideoReader {
         var result = avcodec_parameters_to_context(codec, parameters)
         guard result >= 0 else { throw error(for: result, while: "reading the stream's parameters") }
         codec.pointee.pkt_timebase = stream.pointee.time_base
-        // One thread: frames come out as soon as they are decoded (no frame-thread delay), and a
-        // server's workers are the parallelism.
-        codec.pointee.thread_count = 1
+        // FFmpeg's threads (one per core): a poster at a time decodes every frame from the key
+        // frame before it, which frame threading speeds up.
+        codec.pointee.thread_count = 0
         result = avcodec_open2(codec, decoder, nil)
         guard result >= 0 else { throw error(for: result, while: "opening the \(info.codecName) decoder") }
     }

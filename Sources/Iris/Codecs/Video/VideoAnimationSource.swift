@@ -47,7 +47,8 @@ struct VideoAnimationSource: AnimationFrameSource {
 
     /// The first frame that is not black (or the frame at the time asked for), when it is not
     /// frame 0.
-    func posterFrame(frameSize: PixelSize, options: DecodeOptions) throws(ImageError) -> Bitmap? {
+    func posterFrame(frameSize: PixelSize, first: Bitmap, options: DecodeOptions) throws(ImageError) -> Bitmap? {
+        if options.videoPoster == .firstNonBlack && !VideoPoster.isBlack(first) { return nil }
         let reader = try FFmpegVideoReader(data: data, format: format, timeLimit: timeLimit)
         return try VideoDecoder.poster(reader, shownOutput: frameSize, choice: options.videoPoster)
     }
