@@ -23,7 +23,9 @@ struct IrisExamplesApp: App {
                     NavigationLink("Shared model") { SharedModelExample() }
                     NavigationLink("AsyncImage idioms") { AsyncImageIdioms() }
                     NavigationLink("A feed: List rows with spinners") { PostFeed() }
+                    NavigationLink("A short video") { VideoClip(url: VideoClip.sampleURL) }
                     #if canImport(UIKit)
+                    NavigationLink("A short video in UIKit") { UIKitVideoView(url: VideoClip.sampleURL) }
                     NavigationLink("UIKit view") { UIKitImageView(url: Photo(id: 10).url) }
                     NavigationLink("UIKit table") { PhotoTable() }
                     #endif
@@ -291,6 +293,27 @@ struct UIKitImageView: UIViewRepresentable {
     }
 }
 
+/// A short MP4 in an `IrisImageView`: its poster at once, then the clip, muted and looping, in
+/// the view's content mode, while the view can be seen.
+struct UIKitVideoView: UIViewRepresentable {
+    let url: URL
+
+    func makeUIView(context: Context) -> IrisImageView {
+        let view = IrisImageView()
+        view.imageContentMode = .fill
+        view.failureImage = UIImage(systemName: "film")  // a WebM on Apple platforms: a typed error, not a blank view
+        view.onCompletion = { result in
+            if case .success(let image) = result { print("poster of a \(image.video?.format.description ?? "still")") }
+        }
+        return view
+    }
+
+    func updateUIView(_ view: IrisImageView, context: Context) {
+        view.url = url
+        view.animatesFrames = true        // false: the poster only
+    }
+}
+
 /// A table whose cells are reused: setting `url` shows the new row's image (from memory) or the
 /// placeholder before it returns, never the previous row's image.
 final class PhotoCell: UITableViewCell {
@@ -470,6 +493,29 @@ struct StillSticker: View {
         .animatesFrames(false)
         .frame(width: 96, height: 96)
         // End of snippet.
+    }
+}
+
+/// A short video (MP4, MOV): the content shows its poster, and the clip plays over it, muted and
+/// looping, from the bytes already loaded, while the view can be seen. `.animatesFrames(false)`
+/// keeps the poster; a WebM on Apple platforms fails (`ImageError.decodingFailed`).
+struct VideoClip: View {
+    static let sampleURL = URL(string: "https://example.com/clips/loop.mp4")!
+    let url: URL
+
+    var body: some View {
+        IrisImage(url: url) { phase in
+            if let image = phase.image {
+                image.resizable().scaledToFill()
+            } else if let error = phase.error {
+                Text(error.description).font(.caption)
+            } else {
+                ProgressView()
+            }
+        }
+        .contentMode(.fill)
+        .frame(width: 320, height: 180)
+        .clipped()
     }
 }
 

@@ -25,7 +25,9 @@ import SwiftUI
 /// 4,096 px a side). Content shown without `resizable()` keeps its natural point size at the
 /// request's `scale`, as with `AsyncImage`. An animated image plays while it can be seen (on
 /// screen, inside its scroll view's visible area, its window not covered, its app active) and
-/// `.animatesFrames` is on.
+/// `.animatesFrames` is on. So does a video (MP4, MOV; Apple platforms): the content shows its
+/// poster, and the clip plays over it, muted and looping, from the bytes already loaded
+/// (``VideoPlayback``).
 public struct IrisImage<Content: View>: View {
     /// Where the view's model comes from and how its request is made.
     enum Loading {
@@ -65,6 +67,7 @@ public struct IrisImage<Content: View>: View {
             ImageSlotLayout {
                 sharedMarker(of: model)
                 content(options.animatesFrames ? model.displayedPhase : model.phase)
+                    .overlay { if options.animatesFrames { clip(of: model) } }
                     .animation(model.animatesPhaseChange ? transaction.animation : nil, value: model.phase.kind)
             }
         case .natural, .sizedToView, .data:
@@ -72,6 +75,7 @@ public struct IrisImage<Content: View>: View {
             ImageSlotLayout {
                 slotMarker(of: model)
                 content(model.displayedPhase)
+                    .overlay { clip(of: model) }
             }
             .onChange(of: model.identity(of: request(for: model))) { startLoading(model) }
             .onChange(of: options.settings.priority) { model.priority = options.settings.priority ?? .normal }
@@ -79,6 +83,19 @@ public struct IrisImage<Content: View>: View {
             .onChange(of: displayScale) { model.displayScaleDidChange(Double(displayScale)) }
             .onChange(of: scenePhase, initial: true) { model.appDidChange(isActive: scenePhase != .background) }
         }
+    }
+
+    /// The clip of a video shown, over its poster (the content), placed as the content mode
+    /// says, while the model's playback wants a player (Apple platforms: AVFoundation).
+    @ViewBuilder
+    private func clip(of model: ImageModel) -> some View {
+        #if canImport(AVFoundation)
+        if let playback = model.videoPlayback, playback.wantsPlayer {
+            VideoPlayerRepresentable(playback, gravity: options.settings.contentMode.videoGravity)
+                .allowsHitTesting(false)
+                .accessibilityHidden(true)
+        }
+        #endif
     }
 
     /// The clear view that stands for the slot: measured for the decode size, and there to appear,

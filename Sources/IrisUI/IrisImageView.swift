@@ -30,8 +30,10 @@ import QuartzCore
 /// reads the view as an image once one is shown; set `accessibilityLabel` to name it. An
 /// animated image plays (the model's player wakes once per frame) while the view can be seen:
 /// paused off its window, scrolled out of its scroll views, in a covered window (macOS), while
-/// the app is in the background, or with ``animatesFrames`` off. A thin shell over
-/// ``ImageModel``, which decides.
+/// the app is in the background, or with ``animatesFrames`` off. A video (MP4, MOV) shows its
+/// poster, then plays over it, muted and looping, in an `AVPlayerLayer` placed by
+/// ``imageContentMode``, under the same conditions (``VideoPlayback``); its player is let go when
+/// the view leaves its window. A thin shell over ``ImageModel``, which decides.
 @MainActor
 public final class IrisImageView: PlatformView {
     /// How a newly loaded image appears.
@@ -118,6 +120,10 @@ public final class IrisImageView: PlatformView {
     private var scrollObservations: [AnyObject] = []
     /// The last visibility reported to the model.
     private var reportedVisible: Bool?
+    #if canImport(AVFoundation)
+    /// Plays a video's clip over its poster while the model's playback wants a player.
+    private var videoView: VideoPlayerView?
+    #endif
 
     /// Makes an empty image view with its own model.
     public override init(frame: CGRect) {
@@ -303,6 +309,9 @@ public final class IrisImageView: PlatformView {
 
     private func layoutDidChange() {
         placeholderView.frame = bounds
+        #if canImport(AVFoundation)
+        videoView?.frame = bounds
+        #endif
         model.viewLayoutDidChange(slot: ImageSlot(measured: bounds.size), displayScale: displayScale)
         reportVisibility()
     }
@@ -382,11 +391,41 @@ public final class IrisImageView: PlatformView {
             placeholderView.image = placeholder
             placeholderView.isHidden = placeholder == nil
         }
+        showClip(model.videoPlayback)
         if model.resultCount != reportedResults {
             reportedResults = model.resultCount
             report(model.phase)
         }
     }
+
+    /// Shows the clip of a video over its poster while the playback wants a player (read here,
+    /// so a change renders again); lets the player go otherwise.
+    private func showClip(_ playback: VideoPlayback?) {
+        #if canImport(AVFoundation)
+        guard let playback, playback.wantsPlayer else {
+            videoView?.stop()
+            videoView?.removeFromSuperview()
+            videoView = nil
+            return
+        }
+        let view = videoView ?? makeVideoView()
+        view.show(playback, gravity: Optional(imageContentMode).videoGravity)
+        #endif
+    }
+
+    #if canImport(AVFoundation)
+    private func makeVideoView() -> VideoPlayerView {
+        let view = VideoPlayerView()
+        view.frame = bounds
+        #if canImport(UIKit)
+        insertSubview(view, belowSubview: placeholderView)
+        #else
+        addSubview(view, positioned: .below, relativeTo: placeholderView)
+        #endif
+        videoView = view
+        return view
+    }
+    #endif
 
     /// Hands `image`'s pixels to the layer unless they are already there.
     private func showPixels(_ image: LoadedImage?, fade: Double?) {

@@ -123,6 +123,15 @@ public final class Animation: Sendable {
         }
     }
 
+    /// Bytes of ``costLimit`` that are the encoded file a lazy animation reads its frames from
+    /// (the same bytes as the image's kept data or video); 0 for frames in memory.
+    var encodedByteCount: Int {
+        switch storage {
+        case .frames: 0
+        case let .lazy(buffer): buffer.source.encodedByteCount
+        }
+    }
+
     /// Bytes of ``costLimit`` that are `bitmap` itself: an animation of frames in memory whose
     /// frame 0 shares `bitmap`'s storage; 0 otherwise.
     func sharedFirstFrameBytes(with bitmap: Bitmap) -> Int {

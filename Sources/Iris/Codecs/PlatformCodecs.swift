@@ -10,9 +10,10 @@ enum PlatformCodecs {
     static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder()]
 }
 #elseif canImport(ImageIO)
-/// The codecs Iris uses on this platform: ImageIO (Apple platforms).
+/// The codecs Iris uses on this platform: ImageIO, and AVFoundation for videos' posters (Apple
+/// platforms).
 enum PlatformCodecs {
-    static let decoders: [any ImageDecoding] = [ImageIODecoder()]
+    static let decoders: [any ImageDecoding] = [ImageIODecoder(), AVFoundationVideoDecoder()]
     static let encoders: [any ImageEncoding] = [
         ImageIOEncoder(format: .jpeg), ImageIOEncoder(format: .png), ImageIOEncoder(format: .webp),
     ]

@@ -18,13 +18,17 @@ public struct LoadedImage: Sendable {
     public var isPreview: Bool
     /// The original encoded data, when kept.
     public var data: Data?
+    /// The clip itself when the source is a video (MP4, MOV, WebM, Matroska): ``bitmap`` is its
+    /// poster, and IrisUI's views play these bytes (muted, looping) where the platform can.
+    /// Processors change the poster (and, on Linux, the frames), not the clip a view plays.
+    public var video: EncodedVideo?
     /// Pixels per point the request asked for (``ImageRequest/scale``): what a platform image
     /// made from this one is scaled by. The pipeline sets it when it hands the image out.
     public var scale: Double = 1
 
     /// Makes a loaded image.
     public init(bitmap: Bitmap, animation: Animation? = nil, format: ImageFormat, sourceSize: PixelSize,
-                orientation: Orientation = .up, isPreview: Bool = false, data: Data? = nil) {
+                orientation: Orientation = .up, isPreview: Bool = false, data: Data? = nil, video: EncodedVideo? = nil) {
         self.bitmap = bitmap
         self.animation = animation
         self.format = format
@@ -32,6 +36,7 @@ public struct LoadedImage: Sendable {
         self.orientation = orientation
         self.isPreview = isPreview
         self.data = data
+        self.video = video
     }
 
     /// Whether this value is the only holder of its pixels and animation: nothing else (a view, a
@@ -43,14 +48,18 @@ public struct LoadedImage: Sendable {
     }
 
     /// Bytes held: pixels, the most an animation can hold (``Animation/costLimit``: its frame
-    /// buffer, canvas and encoded data, fixed from the start), and kept data; what the memory
+    /// buffer, canvas and encoded data, fixed from the start), and the encoded bytes kept (the
+    /// data, a video's clip: the same bytes when both are kept, counted once); what the memory
     /// cache counts.
     ///
     /// An animation of frames in memory whose frame 0 is ``bitmap`` (the same storage) counts it
     /// once. A lazy animation's buffer may hold frame 0 too, but then it has room for one frame
     /// fewer, so the bound is the same.
     public var cost: Int {
-        guard let animation else { return bitmap.cost + (data?.count ?? 0) }
-        return bitmap.cost + animation.costLimit - animation.sharedFirstFrameBytes(with: bitmap) + (data?.count ?? 0)
+        let encoded = max(data?.count ?? 0, video?.data.count ?? 0)
+        guard let animation else { return bitmap.cost + encoded }
+        // A lazy animation counts the file it reads frames from: those bytes are not added twice.
+        return bitmap.cost + animation.costLimit - animation.sharedFirstFrameBytes(with: bitmap)
+            + max(0, encoded - animation.encodedByteCount)
     }
 }

@@ -205,8 +205,10 @@ extension ImageModel {
     /// Whether the animation should run now (``PlaybackVisibility``).
     var shouldPlayAnimations: Bool { visibility.shouldPlay }
 
-    /// Plays or pauses the player to match ``shouldPlayAnimations``.
+    /// Plays or pauses the animation player to match ``shouldPlayAnimations``; tells the video
+    /// playback what the views can see.
     func updatePlayback() {
+        videoPlayback?.follow(visibility)
         guard let animationPlayer else { return }
         if shouldPlayAnimations { animationPlayer.play() } else { animationPlayer.pause() }
     }

@@ -34,8 +34,13 @@ public final class ImageModel {
     /// ``AnimationPlayer/currentFrame``. Paused while the owning view is off screen.
     public private(set) var animationPlayer: AnimationPlayer?
 
-    /// Whether animations play (a view's "first frame only" switch turns this off): an
-    /// animation plays while this is on, its app is active and a view showing it is visible
+    /// Plays the clip of a video shown (``/Iris/LoadedImage/video``: its poster is the phase's
+    /// image); views with a player (Apple platforms) follow it. `nil` when no video is shown. A
+    /// video plays as a clip, never frame by frame through ``animationPlayer``.
+    public private(set) var videoPlayback: VideoPlayback?
+
+    /// Whether animations and videos play (a view's "first frame only" switch turns this off):
+    /// an animation plays while this is on, its app is active and a view showing it is visible
     /// (see ``viewDidAppear()``, ``viewVisibilityDidChange(window:scrollViewport:)``, ``ImageViewer``).
     public var playsAnimations = true {
         didSet {
@@ -104,6 +109,8 @@ public final class ImageModel {
     @ObservationIgnored nonisolated let privateEntries = PrivateCacheEntries()
     /// The running pipeline task, reachable from `deinit`.
     @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
+    /// The data key of the source whose video ``videoPlayback`` plays.
+    @ObservationIgnored var videoDataKey: String?
     /// Sees every phase as it is set (tests record exact sequences with it).
     @ObservationIgnored var phaseObserver: ((ImagePhase) -> Void)?
 
@@ -333,6 +340,7 @@ public final class ImageModel {
 
     private func applyPhase(_ newPhase: ImagePhase, animated: Bool) {
         updateAnimationPlayer(for: newPhase)
+        updateVideoPlayback(for: newPhase)
         let isResult = switch newPhase {
         case .success, .failure: true
         case .empty, .loading, .preview: false
@@ -341,9 +349,10 @@ public final class ImageModel {
         phaseObserver?(newPhase)
     }
 
-    /// A player for a final image with frames; none otherwise.
+    /// A player for a final image with frames (not a video's: its clip plays); none otherwise.
     private func updateAnimationPlayer(for newPhase: ImagePhase) {
-        guard case .success(let image) = newPhase, let animation = image.animation, animation.frameCount > 1 else {
+        guard case .success(let image) = newPhase, image.video == nil, let animation = image.animation,
+              animation.frameCount > 1 else {
             animationPlayer?.pause()
             if animationPlayer != nil { animationPlayer = nil }
             return
@@ -351,6 +360,24 @@ public final class ImageModel {
         animationPlayer?.pause()
         animationPlayer = AnimationPlayer(animation: animation, firstFrame: image.bitmap, clock: clock)
         updatePlayback()
+    }
+}
+
+extension ImageModel {
+    /// A playback for a video shown; none otherwise. A video of the same source shown again (a
+    /// larger decode of it, its smaller one kept up meanwhile) keeps its playback: the player
+    /// goes on.
+    fileprivate func updateVideoPlayback(for newPhase: ImagePhase) {
+        guard let video = newPhase.loadedImage?.video else {
+            videoPlayback = nil
+            return
+        }
+        let dataKey = request.map(pipeline.dataKey(for:))
+        if let videoPlayback, dataKey != nil, dataKey == videoDataKey, videoPlayback.video.format == video.format { return }
+        videoDataKey = dataKey
+        let playback = VideoPlayback(video: video)
+        playback.follow(visibility)
+        videoPlayback = playback
     }
 }
 

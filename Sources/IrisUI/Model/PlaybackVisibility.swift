@@ -8,7 +8,7 @@ public final class ImageViewer {
     public init() {}
 }
 
-/// Whether an animation may play now: the one visibility policy of every view form.
+/// Whether an animation or a video may play now: the one visibility policy of every view form.
 ///
 /// An animation plays while it is switched on (``ImageModel/playsAnimations``), its app is
 /// active, and some view that shows it is visible. A view is visible while it is on screen
@@ -42,6 +42,12 @@ struct PlaybackVisibility {
     /// Whether the animation should run now.
     var shouldPlay: Bool {
         switchedOn && appActive && (views.isEmpty || views.values.contains(where: \.isVisible))
+    }
+
+    /// Whether some view showing the model is on screen (or none has reported): a video keeps
+    /// its player only then.
+    var someViewOnScreen: Bool {
+        views.isEmpty || views.values.contains(where: \.onScreen)
     }
 
     /// Changes what `viewer` reported.

@@ -79,7 +79,9 @@ public struct ImageDecoderRegistry: Sendable {
         if header.isAnimated, !options.allowsPartialData,
            let source = try decoder.animationSource(for: data, limits: options.limits),
            source.frameCount > 1 || (source.frameCount == 1 && header.frameCount == 1) {
-            return try decodeAnimation(source, header: header, data: data, options: options)
+            var image = try decodeAnimation(source, header: header, data: data, options: options)
+            image.video = Self.video(data, header: header, options: options)
+            return image
         }
 
         let orientation = options.appliesOrientation ? header.orientation : .up
@@ -96,7 +98,15 @@ public struct ImageDecoderRegistry: Sendable {
         bitmap = management.apply(to: bitmap)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
-                           orientation: header.orientation, isPreview: options.allowsPartialData)
+                           orientation: header.orientation, isPreview: options.allowsPartialData,
+                           video: Self.video(data, header: header, options: options))
+    }
+
+    /// The clip a video's poster stands for, kept with it so that a view can play it; `nil` for
+    /// an image, and for a preview of data still arriving.
+    private static func video(_ data: Data, header: ImageHeader, options: DecodeOptions) -> EncodedVideo? {
+        guard ImageFormat.videoFormats.contains(header.format), !options.allowsPartialData else { return nil }
+        return EncodedVideo(data: data, format: header.format)
     }
 
     /// Frame 0 of `source` at the target, and the lazy animation of all its frames.

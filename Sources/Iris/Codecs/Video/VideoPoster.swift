@@ -41,3 +41,24 @@ package enum VideoPoster: Sendable, Hashable {
         return bright * 50 <= sampled
     }
 }
+
+extension VideoPoster {
+    /// The times, in seconds, that a decoder which seeks (AVFoundation's image generator) looks
+    /// at for the poster, in order, within a clip of `duration` seconds: for the first non-black
+    /// frame, the start and then every quarter second within ``searchSeconds``; else the time
+    /// asked for (the last moment of the clip when that is past its end).
+    package func seekSeconds(duration: Double?) -> [Double] {
+        let end = duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        switch self {
+        case .firstNonBlack:
+            let limit = min(Self.searchSeconds, end ?? Self.searchSeconds)
+            return [0] + stride(from: Self.seekStep, to: limit, by: Self.seekStep).map { $0 }
+        case .at(let seconds):
+            guard let end, seconds >= end else { return [max(0, seconds)] }
+            return [max(0, end - Self.seekStep / 5)]
+        }
+    }
+
+    /// Seconds between two frames looked at when seeking for the first non-black one.
+    static let seekStep = 0.25
+}

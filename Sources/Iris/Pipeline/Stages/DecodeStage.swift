@@ -23,7 +23,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             // (``ImageDecoderRegistry/decode(contentsOf:options:)``). The original data handed
             // on is the file mapped again (no read).
             return decode { decoders, options throws(ImageError) in
-                StageImage(image: try decoders.decode(contentsOf: url, options: options),
+                StageImage(image: try await decoders.decodeOffCooperativePool(contentsOf: url, options: options),
                            originalData: try? Data(contentsOf: url, options: .alwaysMapped))
             }
         }
@@ -40,7 +40,11 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
             guard let data = graph.caches.data(for: keys) else { return followFetch() }
-            finish(Result { () throws(ImageError) in try decodeLoaded(data, decoders, options) })
+            do throws(ImageError) {
+                finish(.success(try await decodeLoaded(data, decoders, options)))
+            } catch {
+                finish(.failure(error))
+            }
         }
     }
 
@@ -50,15 +54,15 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     private func followFetch() {
         follow({ [graph] in graph.fetchData($0, keys: $1.withoutDiskRead, priority: $2, observer: $3) },
                partial: { [self] data in decodePreview(of: data) }) { [self] data in
-            decode { [self] decoders, options throws(ImageError) in try decodeLoaded(data, decoders, options) }
+            decode { [self] decoders, options throws(ImageError) in try await decodeLoaded(data, decoders, options) }
         }
     }
 
     /// Decodes data that came through the loader or the disk cache; data that does not decode
     /// is forgotten there.
-    private func decodeLoaded(_ data: Data, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions) throws(ImageError) -> StageImage {
+    private func decodeLoaded(_ data: Data, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions) async throws(ImageError) -> StageImage {
         do throws(ImageError) {
-            return StageImage(image: try decoders.decode(data, options: options), originalData: data)
+            return StageImage(image: try await decoders.decodeOffCooperativePool(data, options: options), originalData: data)
         } catch {
             graph.caches.forgetData(of: request, keys: keys, after: error)
             throw error
@@ -66,13 +70,18 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     }
 
     /// Runs `body` in the decode queue with the decoders and the request's options, and
-    /// finishes with its result.
-    private func decode(_ body: @escaping @Sendable (ImageDecoderRegistry, DecodeOptions) throws(ImageError) -> StageImage) {
+    /// finishes with its result. A decoder that blocks its thread (video on Apple platforms)
+    /// runs on a Dispatch thread meanwhile (``ImageDecoderRegistry/decodeOffCooperativePool(_:options:)``).
+    private func decode(_ body: @escaping @Sendable (ImageDecoderRegistry, DecodeOptions) async throws(ImageError) -> StageImage) {
         let options = decodeOptions()
         let decoders = graph.configuration.decoders
         enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
-            finish(Result { () throws(ImageError) in try body(decoders, options) })
+            do throws(ImageError) {
+                finish(.success(try await body(decoders, options)))
+            } catch {
+                finish(.failure(error))
+            }
         }
     }
 
@@ -94,7 +103,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             var next: Data? = data
             while let data = next {
                 guard !Task.isCancelled, !isEnded else { break }
-                if let preview = try? decoders.decode(data, options: options) {
+                if let preview = try? await decoders.decodeOffCooperativePool(data, options: options) {
                     publishPartial(preview)
                 }
                 next = previewState.withLock { state in

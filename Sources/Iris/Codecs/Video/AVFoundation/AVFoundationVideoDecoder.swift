@@ -1,0 +1,168 @@
+#if !canImport(CFFmpeg) && canImport(AVFoundation)
+import AVFoundation
+import CoreGraphics
+import Foundation
+
+/// Reads MP4 and QuickTime videos with AVFoundation (Apple platforms) as images: the header
+/// from the asset's video track (size as shown, duration, frame rate), the poster from an image
+/// generator (the first frame that is not black within the first seconds, or the frame at a
+/// time), turned upright by the track's transform and drawn at the target size. The clip
+/// itself goes with the poster (``LoadedImage/video``): IrisUI's views play it. WebM and
+/// Matroska, which AVFoundation cannot play, fail with an error that says so.
+///
+/// Threads: AVFoundation only offers this asynchronously (its synchronous calls are deprecated),
+/// and ``ImageDecoding`` is synchronous, so the decoder waits for AVFoundation on its thread. It
+/// is a ``ThreadBlockingDecoding``: the pipeline runs it on a Dispatch thread, never on Swift
+/// concurrency's cooperative pool. Called directly, through ``ImageDecoderRegistry``, it blocks
+/// the caller's thread (at most ``DecodingLimits/maxDecodingTime``): not the main thread, not
+/// from async code.
+struct AVFoundationVideoDecoder: ThreadBlockingDecoding {
+    /// MP4 and QuickTime (read), WebM and Matroska (recognised, refused).
+    var formats: Set<ImageFormat> { ImageFormat.videoFormats }
+
+    /// Recognises video containers by their first bytes (`ftyp` brands, the EBML header).
+    func format(of data: Data) -> ImageFormat? { VideoContainer.format(of: data) }
+
+    /// The shown size and an estimate of the frames; no frame is decoded.
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+        let video = try Self.video(in: data)
+        let track = try Self.waiting(for: DecodingLimits.default.maxDecodingTime) { () throws(ImageError) in
+            try await VideoTrackInfo.load(from: InMemoryVideoAsset(video), format: video.format)
+        }
+        var header = ImageHeader(format: video.format, width: track.width, height: track.height, hasAlpha: false,
+                                 frameCount: track.estimatedFrames)
+        header.isAnimated = false                        // the views play the clip; no frames are made here
+        return header
+    }
+
+    /// The poster at exactly `context.outputSize`.
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        let video = try Self.video(in: data)
+        let options = context.options
+        let output = context.outputSize
+        return try Self.waiting(for: options.limits.maxDecodingTime) { () throws(ImageError) in
+            let asset = try InMemoryVideoAsset(video)
+            let track = try await VideoTrackInfo.load(from: asset, format: video.format)
+            if let duration = track.duration { try options.limits.check(videoSeconds: duration) }
+            return try await Self.poster(of: asset, format: video.format, output: output, times: options.videoPoster.seekSeconds(duration: track.duration),
+                                         management: options.colorManagement ?? .platformDefault)
+        }
+    }
+
+    /// The video in `data`: a format AVFoundation plays, and complete.
+    private static func video(in data: Data) throws(ImageError) -> EncodedVideo {
+        guard let format = VideoContainer.format(of: data) else { throw .unsupportedFormat(.unknown) }
+        try AVFoundationVideoFormats.checkPlayable(format)
+        if let declared = VideoContainer.declaredLengthBeyond(data) {
+            throw .truncated(format: format, received: data.count, expected: declared)
+        }
+        return EncodedVideo(data: data, format: format)
+    }
+
+    /// The first frame at `times` that is not black (the first one if all are), upright, drawn
+    /// at `output`.
+    private static func poster(of asset: InMemoryVideoAsset, format: ImageFormat, output: PixelSize, times: [Double],
+                               management: ColorManagement) async throws(ImageError) -> Bitmap {
+        let generator = AVAssetImageGenerator(asset: asset.asset)
+        generator.appliesPreferredTrackTransform = true
+        generator.maximumSize = CGSize(width: output.width, height: output.height)
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = CMTime(seconds: VideoPoster.seekStep / 2, preferredTimescale: 600)
+        var chosen: Bitmap?
+        for seconds in times {
+            try Task.checkCancellation(or: .decodingFailed(format: format, reason: "stopped"))
+            let image: CGImage
+            do {
+                image = try await generator.image(at: CMTime(seconds: seconds, preferredTimescale: 600)).image
+            } catch {
+                if chosen != nil { break }               // past the last frame: keep the first
+                throw .decodingFailed(format: format, reason: "AVFoundation could not read a frame: \(error.localizedDescription)")
+            }
+            let (space, tag) = ColorSpace.drawingSpace(for: image.colorSpace, management: management)
+            guard var bitmap = Bitmap.drawing(image, width: output.width, height: output.height, opaque: true,
+                                              rowAlignment: 64, space: space) else {
+                throw .decodingFailed(format: format, reason: "could not create a bitmap context")
+            }
+            bitmap.colorSpace = tag
+            if chosen == nil { chosen = bitmap }         // the first frame, if all are black
+            if !VideoPoster.isBlack(bitmap) { return bitmap }
+        }
+        guard let chosen else { throw .decodingFailed(format: format, reason: "the video has no frame") }
+        return chosen
+    }
+
+    /// Runs `operation` in a task and blocks this thread until it ends, for at most `limit`.
+    /// Only on a thread that may block (see the type's comment), never the cooperative pool.
+    private static func waiting<T: Sendable>(for limit: Duration?,
+                                             _ operation: @escaping @Sendable () async throws(ImageError) -> T) throws(ImageError) -> T {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = LockedState<Result<T, ImageError>?>(nil)
+        let task = Task {
+            let result: Result<T, ImageError>
+            do throws(ImageError) {
+                result = .success(try await operation())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        let deadline: DispatchTime = limit.map { .now() + .nanoseconds(Int(min(Double(Int.max), $0.seconds * 1e9))) } ?? .distantFuture
+        if done.wait(timeout: deadline) == .timedOut, let limit {
+            task.cancel()
+            throw .overLimit(.decodingTime(limit: limit))
+        }
+        guard let result = outcome.withLock({ $0 }) else { throw .cancelled }
+        return try result.get()
+    }
+}
+
+/// What the poster decoder needs of a video track: its size as shown, duration and rate.
+private struct VideoTrackInfo: Sendable {
+    var width: Int
+    var height: Int
+    var duration: Double?
+    var frameRate: Double?
+
+    /// Frames the duration and rate imply (AVFoundation does not count them without reading).
+    var estimatedFrames: Int {
+        guard let duration, let frameRate, duration.isFinite, frameRate.isFinite else { return 1 }
+        return max(1, Int((duration * frameRate).rounded()))
+    }
+
+    /// Loads the first video track's properties.
+    static func load(from asset: InMemoryVideoAsset, format: ImageFormat) async throws(ImageError) -> VideoTrackInfo {
+        do {
+            guard let track = try await asset.asset.loadTracks(withMediaType: .video).first else {
+                throw ImageError.decodingFailed(format: format, reason: "the file has no video track")
+            }
+            let (size, transform, rate) = try await track.load(.naturalSize, .preferredTransform, .nominalFrameRate)
+            let duration = try await asset.asset.load(.duration)
+            let shown = size.applying(transform)
+            let width = Int(abs(shown.width).rounded())
+            let height = Int(abs(shown.height).rounded())
+            guard width > 0, height > 0 else { throw ImageError.invalidDimensions(format: format, width: width, height: height) }
+            return VideoTrackInfo(width: width, height: height, duration: duration.isNumeric ? duration.seconds : nil,
+                                  frameRate: rate > 0 ? Double(rate) : nil)
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            throw .decodingFailed(format: format, reason: "AVFoundation could not read the video: \(error.localizedDescription)")
+        }
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Throws `error` when the current task is cancelled.
+    fileprivate static func checkCancellation(or error: ImageError) throws(ImageError) {
+        if isCancelled { throw error }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    fileprivate var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+#endif
