@@ -13,7 +13,7 @@ Sources come from a server of this script's own on 127.0.0.1, which counts its d
    from its result cache, nginx answering it from its proxy_cache.
 Exits 1 when a request fails or the counts disagree. Loopback only; every run is bounded.
 """
-import argparse, os, random, signal, sys, tempfile, time
+import argparse, os, random, shutil, signal, sys, tempfile, time
 from collections import Counter
 from serve_common import Cluster, Load, SourceServer, fmt, get, make_samples, metric_sum, metrics, summary, wrk
 
@@ -167,6 +167,7 @@ def main():
         for cluster in list(clusters):
             stop(cluster)
         source.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     if problems:
         print("serve-load: " + "; ".join(problems), flush=True)
         sys.exit(1)
