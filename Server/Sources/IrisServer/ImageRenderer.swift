@@ -112,12 +112,18 @@ public final class ImageRenderer: Sendable {
         }
         let lookup = lookupStarted.duration(to: clock.now)
         do {
-            // The slot is held until the work ends, even past a timeout that answered already:
-            // an encode that cannot stop still has its core.
-            try await gate.enter()
-            return try await withTimeout(configuration.processingTimeout, whenWorkEnds: { self.gate.leave() }) {
+            // Admitted at once or refused (429). The admission is held until the work ends, even
+            // past a timeout that answered already; a render slot only while rendering, so a
+            // request waiting on a slow source keeps no core from the others, and an encode that
+            // cannot stop still has its core.
+            try gate.admit()
+            return try await withTimeout(configuration.processingTimeout, whenWorkEnds: { self.gate.dismiss() }) {
                 let prepared = try await self.prepare(serveRequest, accept: accept)
                 if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
+                await self.gate.enter()
+                defer { self.gate.leave() }
+                // Cut off by the timeout while it waited: the slot goes straight back.
+                if Task.isCancelled { throw ServeError(status: 503, "the request was cancelled") }
                 var image = try await self.render(prepared)
                 if let resultCache = self.resultCache, let cacheKey {
                     image.timings.resultCacheHit = false

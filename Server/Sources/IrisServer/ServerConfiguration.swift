@@ -43,7 +43,8 @@ public struct ServerConfiguration: Sendable {
     public var defaultQuality = 80
     /// Renders running at once (the number of cores).
     public var maxConcurrentRenders = ProcessInfo.processInfo.activeProcessorCount
-    /// Renders waiting for a slot before new ones are answered 429 (8 per core).
+    /// Requests admitted besides the running renders (fetching their source or waiting for a
+    /// render slot) before new ones are answered 429 (8 per core).
     public var maxQueuedRenders = 8 * ProcessInfo.processInfo.activeProcessorCount
     /// Client hints: responses ask for `DPR` (`Accept-CH`), and a request's `Sec-CH-DPR` or
     /// `DPR` is the dpr of URLs that set none (with `Vary`). Off by default.

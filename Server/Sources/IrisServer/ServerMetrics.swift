@@ -16,7 +16,8 @@ import Prometheus
 /// - `iris_result_cache_total{outcome}`: result cache hits and misses.
 /// - `iris_refusals_total{reason}`: refusals and failures by reason (`busy` is the 429 of a
 ///   full queue); `iris_busy_total`: the 429s alone.
-/// - `iris_renders_in_flight`, `iris_renders_queued`: the work queue at the time of a scrape.
+/// - `iris_renders_in_flight`, `iris_renders_queued`: the work queue at the time of a scrape
+///   (queued: admitted requests fetching their source or waiting for a render slot).
 public final class ServerMetrics: Sendable {
     /// The registry the metrics live in.
     public let registry: PrometheusCollectorRegistry

@@ -75,6 +75,10 @@ public struct SourceLoader: DataLoading {
             try policy.checkAddresses(addresses)
             var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
                                                          timeout: .init(connect: .seconds(5)))
+            // One connection attempt: a source that refuses is a 502 at once, not retried with
+            // backoff until the connect timeout while the request holds its admission (each hop
+            // has a client of its own, so there is no pool for retries to keep warm).
+            configuration.connectionPool.retryConnectionEstablishment = false
             if IPAddress(host) == nil { configuration.dnsOverride = [host: addresses[0].description] }
             let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
             do {

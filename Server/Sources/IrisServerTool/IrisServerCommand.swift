@@ -25,7 +25,7 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Named preset, name=option/option (IRIS_PRESETS; repeatable).") var preset: [String] = []
     @Option(help: "Renders at once (IRIS_WORKERS; default: cores).") var workers: Int?
     @Flag(help: "Client hints: ask for DPR and use it as the default dpr (IRIS_CLIENT_HINTS).") var clientHints = false
-    @Option(help: "Renders waiting before 429 (IRIS_QUEUE; default 8 per core).") var queue: Int?
+    @Option(help: "Requests fetching or waiting for a render besides the running ones, before 429 (IRIS_QUEUE; default 8 per core).") var queue: Int?
     @Option(help: "Port of /metrics, Prometheus text (IRIS_METRICS_PORT; default: no metrics listener).") var metricsPort: Int?
     @Option(help: "Address of /metrics (IRIS_METRICS_HOST; default 127.0.0.1).") var metricsHost: String?
     @Option(help: "Result cache folder (IRIS_RESULT_CACHE_DIR; default ~/.cache/iris-server/results).") var resultCacheDir: String?

@@ -136,6 +136,17 @@ import Testing
         }
     }
 
+    /// A source that refuses the connection is a 502 at once: the client makes one attempt
+    /// instead of retrying with backoff until its 5 s connect timeout (the download timeout is
+    /// ten minutes here, so only the connect timeout could end a retrying one).
+    @Test func aSourceThatRefusesIsA502AtOnce() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let (code, _) = try await status(Harness.path(["w:10"], source: "http://127.0.0.1:1/a.jpg"))
+        #expect(code == 502)
+        #expect(started.duration(to: clock.now) < .milliseconds(2500))
+    }
+
     @Test func twentyConcurrentRequestsMakeOneDownload() async throws {
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
@@ -159,18 +170,21 @@ import Testing
         }
     }
 
+    /// Requests waiting for their sources hold both admissions (one render slot, one place
+    /// besides): every request beyond is refused at once, and the service resumes after.
     @Test func aFloodIsAnswered429ThenServiceResumes() async throws {
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
+        files["q.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
             let config = Harness.configuration { $0.maxConcurrentRenders = 1; $0.maxQueuedRenders = 1; $0.retryAfterSeconds = 2 }
             try await Harness.withService(config) { client, renderer in
-                let held = Task { try await client.get(Harness.path(["w:30"], source: "\(base)/gated/p.jpg", extension: "png")).status.code }
+                let first = Task { try await client.get(Harness.path(["w:30"], source: "\(base)/gated/p.jpg", extension: "png")).status.code }
+                let second = Task { try await client.get(Harness.path(["w:31"], source: "\(base)/gated/q.jpg", extension: "png")).status.code }
                 var arrivals = files.arrivals.makeAsyncIterator()
-                _ = await arrivals.next()                  // the first request holds the only slot
-                let queued = Task { try await client.get(Harness.path(["w:31"], source: "\(base)/f/p.jpg", extension: "png")).status.code }
-                // Bounded: the queued request takes the one waiting place in a moment.
-                for _ in 0..<10_000 where renderer.gate.load.waiting < 1 { await Task.yield() }
+                _ = await arrivals.next()
+                _ = await arrivals.next()                  // both admitted, both waiting for their sources
+                #expect(renderer.gate.load.running == 0 && renderer.gate.load.waiting == 2)
                 var refused = 0
                 for index in 0..<5 {
                     let response = try await client.get(Harness.path(["w:\(40 + index)"], source: "\(base)/f/p.jpg", extension: "png"))
@@ -181,9 +195,34 @@ import Testing
                 }
                 #expect(refused == 5)
                 files.gate.open()
-                #expect(try await held.value == 200)
-                #expect(try await queued.value == 200)
+                #expect(try await first.value == 200)
+                #expect(try await second.value == 200)
                 #expect(try await client.get(Harness.path(["w:50"], source: "\(base)/f/p.jpg", extension: "png")).status == .ok)
+            }
+        }
+    }
+
+    /// A request waiting for a slow source holds its admission but not a render slot: with one
+    /// slot, another request whose source is at hand is rendered meanwhile (before, it waited
+    /// behind the download, up to the download timeout).
+    @Test func aSourceStillDownloadingHoldsNoRenderSlot() async throws {
+        let files = SourceFiles()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            let config = Harness.configuration { $0.maxConcurrentRenders = 1; $0.maxQueuedRenders = 1 }
+            try await Harness.withService(config) { client, renderer in
+                let held = Task { try await client.get(Harness.path(["w:30"], source: "\(base)/gated/p.jpg", extension: "png")).status.code }
+                var arrivals = files.arrivals.makeAsyncIterator()
+                _ = await arrivals.next()                  // its download has begun, and waits
+                // A hang detector: without the fix, the request below waits for the slot until this opens the gate.
+                let opener = Task { try await Task.sleep(for: .seconds(20)); files.gate.open() }
+                let other = try await client.get(Harness.path(["w:31"], source: "\(base)/f/p.jpg", extension: "png"))
+                #expect(other.status == .ok)
+                #expect(renderer.gate.load.running == 0 && renderer.gate.load.waiting == 1)  // the first still waits for its source
+                opener.cancel()
+                files.gate.open()
+                #expect(try await held.value == 200)
+                #expect(renderer.gate.load.running == 0 && renderer.gate.load.waiting == 0)
             }
         }
     }
