@@ -17,8 +17,10 @@ public struct DecodingLimits: Sendable, Hashable {
     /// stopped inside the decoder; `nil` for no limit. Default 60 seconds.
     public var maxDecodingTime: Duration?
     /// Makes limits; the defaults suit an app or a thumbnail server.
-    public init(maxPixels: Int = 256_000_000, maxFrames: Int = 10_000, maxDecodedBytes: Int = 1 << 30,
-                maxVideoSeconds: Double = 3600, maxDecodingTime: Duration? = .seconds(60)) {
+    public init(
+        maxPixels: Int = 256_000_000, maxFrames: Int = 10_000, maxDecodedBytes: Int = 1 << 30,
+        maxVideoSeconds: Double = 3600, maxDecodingTime: Duration? = .seconds(60)
+    ) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxDecodedBytes = maxDecodedBytes
