@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The image service as a Hummingbird application: `GET /health`, in development mode the
@@ -62,10 +64,17 @@ public enum IrisServerApplication {
                             logger: Logger = Logger(label: "iris-server"),
                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol & Service {
         Application(router: router(renderer: renderer, drain: drain, logger: logger),
+                    server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout.map(timeAmount))),
                     configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                             serverName: "iris-server"),
                     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
                     logger: logger)
+    }
+
+    /// `duration` as NIO's time amount.
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// The metrics listener, where `configuration` says (``ServerConfiguration/metricsPort``).

@@ -11,7 +11,7 @@ extension ServerConfiguration {
     /// `IRIS_MAX_SOURCE_PIXELS`, `IRIS_MAX_FRAMES`, `IRIS_MAX_RESULT_PIXELS`, `IRIS_TTL`,
     /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_CLIENT_HINTS`, `IRIS_PRESETS` (`name=opt/opt;name=opt`),
     /// `IRIS_METRICS_HOST`, `IRIS_METRICS_PORT`, `IRIS_RESULT_CACHE_DIR`, `IRIS_RESULT_CACHE_SIZE` (0: off),
-    /// `IRIS_RESULT_CACHE_MAX_AGE`, `IRIS_DRAIN_DELAY` and `IRIS_DRAIN_LIMIT` (seconds).
+    /// `IRIS_RESULT_CACHE_MAX_AGE`, `IRIS_DRAIN_DELAY`, `IRIS_DRAIN_LIMIT` and `IRIS_IDLE_TIMEOUT` (seconds; 0 for none).
     /// A value that does not parse is an error naming the variable.
     public func applying(environment: [String: String]) throws -> ServerConfiguration {
         var config = self
@@ -50,6 +50,7 @@ extension ServerConfiguration {
         if let seconds = try int("IRIS_RESULT_CACHE_MAX_AGE") { config.resultCacheMaxAge = .seconds(seconds) }
         if let seconds = try int("IRIS_DRAIN_DELAY") { config.drainDelay = .seconds(seconds) }
         if let seconds = try int("IRIS_DRAIN_LIMIT") { config.drainLimit = .seconds(seconds) }
+        if let seconds = try int("IRIS_IDLE_TIMEOUT") { config.idleTimeout = seconds > 0 ? .seconds(seconds) : nil }
         if let presets = environment["IRIS_PRESETS"] {
             for entry in presets.split(separator: ";") { try config.addPreset(String(entry)) }
         }

@@ -67,6 +67,10 @@ public struct ServerConfiguration: Sendable {
     public var drainDelay: Duration = .zero
     /// On SIGTERM, the longest requests in flight are waited for before they are cut (30 s).
     public var drainLimit: Duration = .seconds(30)
+    /// How long a client connection may stay idle (no request in progress, or a request that
+    /// stopped arriving) before it is closed; `nil` keeps idle connections open. Default 75 s:
+    /// longer than nginx's 60 s keep-alive to its upstreams, so nginx closes first.
+    public var idleTimeout: Duration? = .seconds(75)
 
     /// The defaults.
     public init() {}

@@ -33,6 +33,7 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a cached result serves (IRIS_RESULT_CACHE_MAX_AGE; default: until pushed out by size).") var resultCacheMaxAge: Int?
     @Option(help: "Seconds /health answers 503 on SIGTERM before the listener closes (IRIS_DRAIN_DELAY; default 0).") var drainDelay: Int?
     @Option(help: "Seconds requests in flight are waited for on SIGTERM (IRIS_DRAIN_LIMIT; default 30).") var drainLimit: Int?
+    @Option(help: "Seconds an idle client connection stays open, 0 for ever (IRIS_IDLE_TIMEOUT; default 75).") var idleTimeout: Int?
 
     func run() async throws {
         var config = try ServerConfiguration().applying(environment: ProcessInfo.processInfo.environment)
@@ -56,6 +57,7 @@ struct IrisServerCommand: AsyncParsableCommand {
         if let resultCacheMaxAge { config.resultCacheMaxAge = .seconds(resultCacheMaxAge) }
         if let drainDelay { config.drainDelay = .seconds(drainDelay) }
         if let drainLimit { config.drainLimit = .seconds(drainLimit) }
+        if let idleTimeout { config.idleTimeout = idleTimeout > 0 ? .seconds(idleTimeout) : nil }
         if !config.development && config.signingKeys.isEmpty {
             print("iris-server: no signing key (--key/--salt or IRIS_KEY/IRIS_SALT): every URL will be refused; --dev serves unsigned URLs")
         }

@@ -89,6 +89,37 @@ import Testing
         }
     }
 
+    /// A client that connects and sends nothing, and one that stops halfway through its request,
+    /// are disconnected by the server once the idle timeout passes (they would otherwise hold a
+    /// file descriptor each for ever: 1 000 of them exhaust a default limit). The wait is for the
+    /// server's close; the suite's time limit only detects a hang.
+    @Test func idleConnectionsAreClosed() async throws {
+        let config = Harness.configuration { $0.port = 0; $0.idleTimeout = .seconds(1) }
+        defer { try? FileManager.default.removeItem(at: config.cacheDirectory) }
+        let renderer = try ImageRenderer(configuration: config)
+        let (ports, portsIn) = AsyncStream.makeStream(of: Int.self)
+        let group = IrisServerService.group(configuration: config, renderer: renderer, logger: Harness.quietLogger, signals: [],
+                                            onRunning: { portsIn.yield($0) })
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let silent = try await bootstrap.connect(host: "127.0.0.1", port: port).get()
+            let halfway = try await bootstrap.connect(host: "127.0.0.1", port: port).get()
+            // (On a busy machine the server may close it before the half request is written: the
+            // close is what the test waits for either way.)
+            try? await halfway.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")).get()
+            try await silent.closeFuture.get()
+            try await halfway.closeFuture.get()
+            #expect(!silent.isActive && !halfway.isActive)
+            // The service itself goes on.
+            #expect(try await Self.get("http://127.0.0.1:\(port)/health").status == 200)
+            await group.triggerGracefulShutdown()
+            try await tasks.next()
+        }
+    }
+
     struct Answer: Sendable {
         var status: Int
         var contentType: String?
