@@ -76,7 +76,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--thumbor", required=True)
     args = parser.parse_args()
-    iris = os.path.abspath(".build/release/iris")
+    iris = os.path.abspath(".build/release/IrisCLI")
     jpeg = os.path.join(CORPUS, "photo-2048x1536.jpg")
     if not os.path.exists(jpeg):
         subprocess.run([iris, "convert", os.path.join(CORPUS, "photo-2048x1536.webp"), jpeg, "--quality", "90"], check=True)
