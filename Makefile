@@ -17,15 +17,12 @@ deps:
 build: deps
 	$(SWIFT) build --build-tests
 
-# Each test runs once: a failure fails, there is no second attempt (a retry that turns red into
-# green hides real races). The two lines below are not a retry: they run disjoint sets, every
-# suite but the stress suite, then the stress suite (10,000 requests, thousands of cancels) by
-# itself, since it fills both cores and runs faster alone. No test waits on the machine's speed:
-# time is driven through the clocks the code takes, the test server's steps are released by the
-# tests, and every deadline (10 minutes) is only a hang detector.
+# Each test runs once, in one run of the whole suite: a failure fails, there is no second
+# attempt (a retry that turns red into green hides real races). No test waits on the machine's
+# speed: time is driven through the clocks the code takes, the test server's steps are released
+# by the tests, and every deadline (10 minutes) is only a hang detector.
 test: build
-	$(SWIFT) test --skip-build --skip FailureModeStressTests
-	$(SWIFT) test --skip-build --filter FailureModeStressTests
+	$(SWIFT) test --skip-build
 	$(MAKE) test-server
 
 # swift format (the toolchain's, configured by .swift-format) on the files it leaves clean so far,

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Testing
+import IrisTestSupport
 @testable import Iris
 @testable import IrisUI
 
@@ -29,7 +30,7 @@ struct VideoPlaybackTests {
         let image = try await pipeline.image(for: ImageRequest(source: .data(id: "clip", load: { bytes })))
         let video = try #require(image.video)
         #expect(video.format == .mp4)
-        #expect(video.data == bytes)
+        expectSameBytes(video.data, bytes, "the clip's bytes")
         #expect(image.bitmap.size == PixelSize(width: 160, height: 120))   // the poster
         #expect(!VideoPoster.isBlack(image.bitmap))
         // The lazy animation (Linux's frames) already counts the file: the clip adds nothing.
@@ -46,7 +47,7 @@ struct VideoPlaybackTests {
         let (model, bytes) = try await Self.loadedModel()
         let playback = try #require(model.videoPlayback)
         let poster = try #require(model.phase.loadedImage)
-        #expect(playback.video.data == bytes)
+        expectSameBytes(playback.video.data, bytes, "the played clip's bytes")
         #expect(model.animationPlayer == nil)
         #expect(playback.isMuted && playback.loops)
         #expect(playback.wantsPlayer && playback.isPlaying)   // no view has reported: plays, as animations do
