@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -92,7 +95,23 @@ struct DataLoaderTests {
 
     @Test("a refused connection fails with .network and a readable reason")
     func connectionRefused() async throws {
-        let url = try await withTestServer { server in server.url("/photo.png") }
+        // A port bound but never listened on refuses every connection, and stays ours while the
+        // socket is open (a port whose server just stopped could be taken by a parallel test).
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(socket >= 0, "could not make a socket")
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else {
+            Issue.record("could not bind a loopback port")
+            return
+        }
+        let url = try #require(URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/photo.png"))
         let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: url)))
         guard case .network(let reason, url, _) = load.imageError else {
             Issue.record("expected a network error, got \(String(describing: load.error))")
