@@ -9,7 +9,6 @@ import Foundation
 final class FFmpegVideoReader {
     let format: ImageFormat
     private let input: FFmpegMemoryInput
-    private let byteCount: Int
     private var io: UnsafeMutablePointer<AVIOContext>?
     private var container: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -31,7 +30,6 @@ final class FFmpegVideoReader {
     init(data: Data, format: ImageFormat, timeLimit: Duration?) throws(ImageError) {
         _ = Self.quietLogs
         self.format = format
-        byteCount = data.count
         input = FFmpegMemoryInput(data: data, timeLimit: timeLimit)
         var (openedIO, openedContainer) = try Self.open(input: input, data: data, format: format)
         // The best video stream (FFmpeg's choice: the default one, else the largest).

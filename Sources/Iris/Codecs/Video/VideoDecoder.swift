@@ -37,14 +37,14 @@ struct VideoDecoder: ImageDecoding {
     /// The poster at exactly `context.outputSize`.
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let reader = try Self.open(data, limits: context.options.limits)
-        try Self.check(reader.info, limits: context.options.limits)
+        try Self.check(reader.info, format: reader.format, limits: context.options.limits)
         return try Self.poster(reader, shownOutput: context.outputSize, choice: context.options.videoPoster)
     }
 
     /// Every frame, when the video has more than one.
     func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
         let reader = try Self.open(data, limits: limits)
-        try Self.check(reader.info, limits: limits)
+        try Self.check(reader.info, format: reader.format, limits: limits)
         let entries = try reader.indexFrames(maxFrames: limits.maxFrames)
         try limits.check(frames: entries.count)
         guard entries.count > 1 else { return nil }
@@ -66,8 +66,8 @@ struct VideoDecoder: ImageDecoding {
     }
 
     /// Resolution and duration against `limits`, from the header.
-    static func check(_ info: VideoInfo, limits: DecodingLimits) throws(ImageError) {
-        try limits.check(width: info.storedSize.width, height: info.storedSize.height, format: .mp4)
+    static func check(_ info: VideoInfo, format: ImageFormat, limits: DecodingLimits) throws(ImageError) {
+        try limits.check(width: info.storedSize.width, height: info.storedSize.height, format: format)
         if let duration = info.duration { try limits.check(videoSeconds: duration) }
     }
 
