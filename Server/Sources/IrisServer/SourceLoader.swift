@@ -73,8 +73,11 @@ public struct SourceLoader: DataLoading {
             try policy.checkAllowed(url)
             let addresses = try await resolver.addresses(of: host)
             try policy.checkAddresses(addresses)
+            // Connecting may take the whole download's time (which bounds it anyway).
+            let connectTimeout = TimeAmount.nanoseconds(Int64(clamping: timeout.components.seconds) * 1_000_000_000
+                                                        + timeout.components.attoseconds / 1_000_000_000)
             var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                         timeout: .init(connect: .seconds(5)))
+                                                         timeout: .init(connect: connectTimeout))
             // One connection attempt: a source that refuses is a 502 at once, not retried with
             // backoff until the connect timeout while the request holds its admission (each hop
             // has a client of its own, so there is no pool for retries to keep warm).

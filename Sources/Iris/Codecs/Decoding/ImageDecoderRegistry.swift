@@ -66,14 +66,9 @@ public struct ImageDecoderRegistry: Sendable {
     }
 
     private func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?) throws(ImageError) -> LoadedImage {
-        var options = options
-        options.keepsStraightAlpha = options.keepsStraightAlpha || keepsStraightAlpha
-        let management = options.colorManagement ?? colorManagement
-        options.colorManagement = management     // what the decoder (and an animation) sees
-        options.videoPoster = videoPoster
+        let options = effective(options)
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
-        try options.limits.check(width: header.width, height: header.height, format: header.format)
-        try options.limits.check(frames: header.frameCount)
+        try checkLimits(of: header, options: options)
         // An animation of one frame (an APNG whose header says so) plays as one too: its frame
         // has a duration, and may not be the default image a still decoder shows.
         if header.isAnimated, !options.allowsPartialData,
@@ -83,19 +78,46 @@ public struct ImageDecoderRegistry: Sendable {
             image.video = Self.video(data, header: header, options: options)
             return image
         }
+        var context = try stillContext(header: header, options: options)
+        context.releaseConsumedInput = releasingInput
+        return finishStill(try decoder.decode(data, context: context), data: data, context: context)
+    }
 
+    /// `options` with what this registry decides for every decode: straight alpha, the colour
+    /// management, the video poster.
+    func effective(_ options: DecodeOptions) -> DecodeOptions {
+        var options = options
+        options.keepsStraightAlpha = options.keepsStraightAlpha || keepsStraightAlpha
+        options.colorManagement = options.colorManagement ?? colorManagement   // what the decoder (and an animation) sees
+        options.videoPoster = videoPoster
+        return options
+    }
+
+    /// Checks the header's size and frame count against the limits, before any pixel.
+    func checkLimits(of header: ImageHeader, options: DecodeOptions) throws(ImageError) {
+        try options.limits.check(width: header.width, height: header.height, format: header.format)
+        try options.limits.check(frames: header.frameCount)
+    }
+
+    /// The decode of a still: the target applied to the shown (oriented) size, turned back to
+    /// the stored orientation the decoder produces, within the decoded-bytes limit.
+    func stillContext(header: ImageHeader, options: DecodeOptions) throws(ImageError) -> DecodeContext {
         let orientation = options.appliesOrientation ? header.orientation : .up
         let shownSource = orientation.swapsDimensions ? header.storedSize.transposed : header.storedSize
         let shownOutput = options.target?.outputSize(for: shownSource) ?? shownSource
         let storedOutput = orientation.swapsDimensions ? shownOutput.transposed : shownOutput
         let (bytes, overflow) = storedOutput.pixelCount.multipliedReportingOverflow(by: 4)
         try options.limits.check(decodedBytes: overflow ? .max : bytes)
+        return DecodeContext(header: header, outputSize: storedOutput, options: options)
+    }
 
-        var context = DecodeContext(header: header, outputSize: storedOutput, options: options)
-        context.releaseConsumedInput = releasingInput
-        var bitmap = try decoder.decode(data, context: context)
-        // Colour is converted at the output size, before orientation: the least work.
-        bitmap = management.apply(to: bitmap)
+    /// A decoded still made what the caller gets: its colour converted (at the output size,
+    /// before orientation: the least work), turned upright, with the clip of a video.
+    func finishStill(_ decoded: Bitmap, data: Data, context: DecodeContext) -> LoadedImage {
+        let header = context.header
+        let options = context.options
+        let orientation = options.appliesOrientation ? header.orientation : .up
+        var bitmap = (options.colorManagement ?? colorManagement).apply(to: decoded)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
                            orientation: header.orientation, isPreview: options.allowsPartialData,
@@ -134,11 +156,17 @@ public struct ImageDecoderRegistry: Sendable {
     }
 
     private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
-        guard !data.isEmpty else { throw .emptyData }
-        let format = format(of: data)
-        guard let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
+        let (decoder, format) = try decoderAndFormat(of: data)
         var header = try decoder.readHeader(data)
         header.orientation = EXIFReader.orientation(in: data, format: format, releasingInput: releasingInput) ?? .up
         return (decoder, header)
+    }
+
+    /// The format of `data` and its decoder.
+    func decoderAndFormat(of data: Data) throws(ImageError) -> (any ImageDecoding, ImageFormat) {
+        guard !data.isEmpty else { throw .emptyData }
+        let format = format(of: data)
+        guard let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
+        return (decoder, format)
     }
 }

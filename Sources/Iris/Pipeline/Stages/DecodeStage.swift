@@ -23,7 +23,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             // (``ImageDecoderRegistry/decode(contentsOf:options:)``). The original data handed
             // on is the file mapped again (no read).
             return decode { decoders, options throws(ImageError) in
-                StageImage(image: try await decoders.decodeOffCooperativePool(contentsOf: url, options: options),
+                StageImage(image: try await decoders.decodeAwaiting(contentsOf: url, options: options),
                            originalData: try? Data(contentsOf: url, options: .alwaysMapped))
             }
         }
@@ -62,7 +62,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     /// is forgotten there.
     private func decodeLoaded(_ data: Data, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions) async throws(ImageError) -> StageImage {
         do throws(ImageError) {
-            return StageImage(image: try await decoders.decodeOffCooperativePool(data, options: options), originalData: data)
+            return StageImage(image: try await decoders.decodeAwaiting(data, options: options), originalData: data)
         } catch {
             graph.caches.forgetData(of: request, keys: keys, after: error)
             throw error
@@ -70,8 +70,8 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     }
 
     /// Runs `body` in the decode queue with the decoders and the request's options, and
-    /// finishes with its result. A decoder that blocks its thread (video on Apple platforms)
-    /// runs on a Dispatch thread meanwhile (``ImageDecoderRegistry/decodeOffCooperativePool(_:options:)``).
+    /// finishes with its result. A decoder whose work is asynchronous (video on Apple platforms)
+    /// is awaited, holding no thread (``ImageDecoderRegistry/decodeAwaiting(_:options:)``).
     private func decode(_ body: @escaping @Sendable (ImageDecoderRegistry, DecodeOptions) async throws(ImageError) -> StageImage) {
         let options = decodeOptions()
         let decoders = graph.configuration.decoders
@@ -103,7 +103,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             var next: Data? = data
             while let data = next {
                 guard !Task.isCancelled, !isEnded else { break }
-                if let preview = try? await decoders.decodeOffCooperativePool(data, options: options) {
+                if let preview = try? await decoders.decodeAwaiting(data, options: options) {
                     publishPartial(preview)
                 }
                 next = previewState.withLock { state in

@@ -10,25 +10,32 @@ import Foundation
 /// itself goes with the poster (``LoadedImage/video``): IrisUI's views play it. WebM and
 /// Matroska, which AVFoundation cannot play, fail with an error that says so.
 ///
-/// Threads: AVFoundation only offers this asynchronously (its synchronous calls are deprecated),
-/// and ``ImageDecoding`` is synchronous, so the decoder waits for AVFoundation on its thread. It
-/// is a ``ThreadBlockingDecoding``: the pipeline runs it on a Dispatch thread, never on Swift
-/// concurrency's cooperative pool. Called directly, through ``ImageDecoderRegistry``, it blocks
-/// the caller's thread (at most ``DecodingLimits/maxDecodingTime``): not the main thread, not
-/// from async code.
-struct AVFoundationVideoDecoder: ThreadBlockingDecoding {
+/// Threads: AVFoundation reads video only asynchronously (its synchronous calls are
+/// deprecated), so this is an ``AsyncImageDecoding``: the pipeline awaits it, holding no thread,
+/// within ``DecodingLimits/maxDecodingTime``. The synchronous ``ImageDecoding`` calls (a direct
+/// ``ImageDecoderRegistry/decode(_:options:)``) would have to block a thread to wait; they throw
+/// an error that says to load the video through ``ImagePipeline`` instead.
+struct AVFoundationVideoDecoder: AsyncImageDecoding {
     /// MP4 and QuickTime (read), WebM and Matroska (recognised, refused).
     var formats: Set<ImageFormat> { ImageFormat.videoFormats }
 
     /// Recognises video containers by their first bytes (`ftyp` brands, the EBML header).
     func format(of data: Data) -> ImageFormat? { VideoContainer.format(of: data) }
 
-    /// The shown size and an estimate of the frames; no frame is decoded.
+    /// Refuses: AVFoundation reads the header only asynchronously (``asyncHeader(of:)``).
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+        throw Self.onlyAsynchronous(try Self.video(in: data).format)
+    }
+
+    /// Refuses: AVFoundation makes the poster only asynchronously (``asyncDecode(_:context:)``).
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        throw Self.onlyAsynchronous(context.header.format)
+    }
+
+    /// The shown size and an estimate of the frames; no frame is decoded.
+    func asyncHeader(of data: Data) async throws(ImageError) -> ImageHeader {
         let video = try Self.video(in: data)
-        let track = try Self.waiting(for: DecodingLimits.default.maxDecodingTime) { () throws(ImageError) in
-            try await VideoTrackInfo.load(from: InMemoryVideoAsset(video), format: video.format)
-        }
+        let track = try await VideoTrackInfo.load(from: try InMemoryVideoAsset(video), format: video.format)
         var header = ImageHeader(format: video.format, width: track.width, height: track.height, hasAlpha: false,
                                  frameCount: track.estimatedFrames)
         header.isAnimated = false                        // the views play the clip; no frames are made here
@@ -36,17 +43,20 @@ struct AVFoundationVideoDecoder: ThreadBlockingDecoding {
     }
 
     /// The poster at exactly `context.outputSize`.
-    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+    func asyncDecode(_ data: Data, context: DecodeContext) async throws(ImageError) -> Bitmap {
         let video = try Self.video(in: data)
         let options = context.options
-        let output = context.outputSize
-        return try Self.waiting(for: options.limits.maxDecodingTime) { () throws(ImageError) in
-            let asset = try InMemoryVideoAsset(video)
-            let track = try await VideoTrackInfo.load(from: asset, format: video.format)
-            if let duration = track.duration { try options.limits.check(videoSeconds: duration) }
-            return try await Self.poster(of: asset, format: video.format, output: output, times: options.videoPoster.seekSeconds(duration: track.duration),
-                                         management: options.colorManagement ?? .platformDefault)
-        }
+        let asset = try InMemoryVideoAsset(video)
+        let track = try await VideoTrackInfo.load(from: asset, format: video.format)
+        if let duration = track.duration { try options.limits.check(videoSeconds: duration) }
+        return try await Self.poster(of: asset, format: video.format, output: context.outputSize,
+                                     times: options.videoPoster.seekSeconds(duration: track.duration),
+                                     management: options.colorManagement ?? .platformDefault)
+    }
+
+    /// What a synchronous call for a video gets on Apple platforms.
+    private static func onlyAsynchronous(_ format: ImageFormat) -> ImageError {
+        .decodingFailed(format: format, reason: "AVFoundation reads video only asynchronously: load it through ImagePipeline")
     }
 
     /// The video in `data`: a format AVFoundation plays, and complete.
@@ -70,7 +80,7 @@ struct AVFoundationVideoDecoder: ThreadBlockingDecoding {
         generator.requestedTimeToleranceAfter = CMTime(seconds: VideoPoster.seekStep / 2, preferredTimescale: 600)
         var chosen: Bitmap?
         for seconds in times {
-            try Task.checkCancellation(or: .decodingFailed(format: format, reason: "stopped"))
+            if Task.isCancelled { throw .cancelled }
             let image: CGImage
             do {
                 image = try await generator.image(at: CMTime(seconds: seconds, preferredTimescale: 600)).image
@@ -89,31 +99,6 @@ struct AVFoundationVideoDecoder: ThreadBlockingDecoding {
         }
         guard let chosen else { throw .decodingFailed(format: format, reason: "the video has no frame") }
         return chosen
-    }
-
-    /// Runs `operation` in a task and blocks this thread until it ends, for at most `limit`.
-    /// Only on a thread that may block (see the type's comment), never the cooperative pool.
-    private static func waiting<T: Sendable>(for limit: Duration?,
-                                             _ operation: @escaping @Sendable () async throws(ImageError) -> T) throws(ImageError) -> T {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = LockedState<Result<T, ImageError>?>(nil)
-        let task = Task {
-            let result: Result<T, ImageError>
-            do throws(ImageError) {
-                result = .success(try await operation())
-            } catch {
-                result = .failure(error)
-            }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        let deadline: DispatchTime = limit.map { .now() + .nanoseconds(Int(min(Double(Int.max), $0.seconds * 1e9))) } ?? .distantFuture
-        if done.wait(timeout: deadline) == .timedOut, let limit {
-            task.cancel()
-            throw .overLimit(.decodingTime(limit: limit))
-        }
-        guard let result = outcome.withLock({ $0 }) else { throw .cancelled }
-        return try result.get()
     }
 }
 
@@ -149,20 +134,6 @@ private struct VideoTrackInfo: Sendable {
         } catch {
             throw .decodingFailed(format: format, reason: "AVFoundation could not read the video: \(error.localizedDescription)")
         }
-    }
-}
-
-extension Task where Success == Never, Failure == Never {
-    /// Throws `error` when the current task is cancelled.
-    fileprivate static func checkCancellation(or error: ImageError) throws(ImageError) {
-        if isCancelled { throw error }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    fileprivate var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 #endif
