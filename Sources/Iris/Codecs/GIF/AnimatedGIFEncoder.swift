@@ -6,8 +6,12 @@ import Foundation
 ///
 /// Frames are pulled from the animation one at a time, reduced to their own palette
 /// (``GIFIndexedImage``) and handed to giflib at once, so a lazy animation is never held whole.
-/// Each frame is written whole (the full screen, no difference from the one before) and
-/// disposed to the background, so a transparent pixel of the next frame shows through. Delays
+/// Each frame is written whole (the full screen, no difference from the one before), disposed
+/// to the background and with a transparent entry in its palette whether or not it has
+/// transparent pixels: browsers clear a disposed frame to transparent, but other decoders
+/// (FFmpeg's) clear it to the screen's background colour unless the frame names a transparent
+/// index, and then a transparent pixel of the next frame would show that colour. So every
+/// decoder shows a transparent pixel as transparent, at the cost of one colour a frame. Delays
 /// are stored in hundredths of a second as ``Animation/displayDuration(at:)`` plays them, at
 /// least 2 (20 ms: browsers play 0 and 1 as 100 ms). The loop count is written as the
 /// Netscape extension GIF players read: forever (0) as 0, `n` plays as `n - 1` repeats, one
@@ -22,11 +26,11 @@ struct AnimatedGIFEncoder: AnimationEncoding {
     /// The animated GIF of `animation`.
     func encode(_ animation: Animation, options: EncodeOptions) async throws(ImageError) -> Data {
         guard animation.frameCount > 0 else { throw .encodingFailed(format: .gif, reason: "the animation has no frames") }
-        let first = try GIFIndexedImage(try await animation.frame(at: 0))
+        let first = try GIFIndexedImage(try await animation.frame(at: 0), reservingTransparency: true)
         let writer = try GIFWriter(size: first.size, firstFrame: first, netscapeLoops: Self.netscapeLoops(animation.loopCount))
         for index in 0..<animation.frameCount {
             if index > 0, Task.isCancelled { throw .cancelled }
-            let frame = index == 0 ? first : try GIFIndexedImage(try await animation.frame(at: index))
+            let frame = index == 0 ? first : try GIFIndexedImage(try await animation.frame(at: index), reservingTransparency: true)
             try writer.add(frame, delayCentiseconds: Self.centiseconds(animation.displayDuration(at: index)), disposal: .background)
         }
         return try writer.finish()

@@ -4,14 +4,15 @@ import Foundation
 
 /// One bitmap reduced to a GIF frame's palette indices: what ``GIFWriter`` writes.
 ///
-/// A pixel whose alpha is below half (under 128) takes the palette's transparent index; every
-/// other pixel is drawn opaque in its straight (unpremultiplied) colour. When the opaque pixels
-/// have few enough distinct colours to fit (256, or 255 beside the transparent entry) the
-/// palette is exactly those colours, so a still of 255 colours or fewer (and any GIF written
-/// again) keeps every pixel. Otherwise giflib's median cut (`GifQuantizeBuffer`) chooses 255 or
-/// 256 colours from the opaque pixels alone; it works on colours cut to 5 bits a channel and
-/// gives each of its boxes the lower corner of that cut, so its colours are moved up by half a
-/// step (4) to the middle. There is no dithering.
+/// A pixel whose alpha is below half (under 128) takes the transparent entry, palette index 0;
+/// every other pixel is drawn opaque in its straight (unpremultiplied) colour, from index 1 on
+/// (from 0 when nothing is transparent and no transparent entry is asked for). When the opaque
+/// pixels have few enough distinct colours to fit (256, or 255 beside the transparent entry)
+/// the palette is exactly those colours, so an image of 255 colours or fewer (and any GIF
+/// written again) keeps every pixel. Otherwise giflib's median cut (`GifQuantizeBuffer`)
+/// chooses the colours from the opaque pixels alone; it works on colours cut to 5 bits a
+/// channel and gives each of its boxes the lower corner of that cut, so its colours are moved
+/// up by half a step (4) to the middle. There is no dithering.
 struct GIFIndexedImage {
     /// Width and height.
     let size: PixelSize
@@ -24,8 +25,10 @@ struct GIFIndexedImage {
     /// Whether the palette is exactly the image's colours (no colour was changed).
     let isExact: Bool
 
-    /// The indexed form of `bitmap`, any pixel format, premultiplied or straight.
-    init(_ bitmap: Bitmap) throws(ImageError) {
+    /// The indexed form of `bitmap`, any pixel format, premultiplied or straight. With
+    /// `reservingTransparency` the palette has its transparent entry even when no pixel is
+    /// transparent (an animation's frames: see ``AnimatedGIFEncoder``).
+    init(_ bitmap: Bitmap, reservingTransparency: Bool = false) throws(ImageError) {
         guard bitmap.width > 0, bitmap.height > 0 else {
             throw .encodingFailed(format: .gif, reason: "the image is empty (\(bitmap.size))")
         }
@@ -38,7 +41,7 @@ struct GIFIndexedImage {
         var indices = [UInt8](repeating: 0, count: count)
         let reduced = straight.withUnsafeBytes { raw in
             Self.reduce(raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height,
-                        stride: straight.bytesPerRow, into: &indices)
+                        stride: straight.bytesPerRow, reservingTransparency: reservingTransparency, into: &indices)
         }
         guard let reduced else {
             throw .encodingFailed(format: .gif, reason: "giflib could not reduce the \(bitmap.size) image to 256 colours")
@@ -99,7 +102,7 @@ struct GIFIndexedImage {
     /// Fills `indices` from straight RGBA rows: transparent pixels 0 when there are any, and the
     /// opaque pixels' colours after it; `nil` when giflib fails.
     private static func reduce(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int,
-                               into indices: inout [UInt8]) -> Reduction? {
+                               reservingTransparency: Bool, into indices: inout [UInt8]) -> Reduction? {
         var transparentCount = 0
         for y in 0..<height {
             var offset = y * stride + 3
@@ -108,7 +111,7 @@ struct GIFIndexedImage {
                 offset += 4
             }
         }
-        let hasTransparency = transparentCount > 0
+        let hasTransparency = transparentCount > 0 || reservingTransparency
         let first = hasTransparency ? 1 : 0
         if let colours = exactPalette(pixels, width: width, height: height, stride: stride, first: first, into: &indices) {
             return Reduction(colours: colours, hasTransparency: hasTransparency, isExact: true)
