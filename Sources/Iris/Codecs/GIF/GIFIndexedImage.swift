@@ -40,8 +40,9 @@ struct GIFIndexedImage {
         let straight = Self.straightRGBA(bitmap)
         var indices = [UInt8](repeating: 0, count: count)
         let reduced = straight.withUnsafeBytes { raw in
-            Self.reduce(raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height,
-                        stride: straight.bytesPerRow, reservingTransparency: reservingTransparency, into: &indices)
+            Self.reduce(
+                raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height,
+                stride: straight.bytesPerRow, reservingTransparency: reservingTransparency, into: &indices)
         }
         guard let reduced else {
             throw .encodingFailed(format: .gif, reason: "giflib could not reduce the \(bitmap.size) image to 256 colours")
@@ -81,8 +82,9 @@ struct GIFIndexedImage {
         let (stride, width, height) = (straight.bytesPerRow, straight.width, straight.height)
         straight.withUnsafeMutableBytes { bytes in
             for y in 0..<height {
-                PixelConversion.unpremultiplyRGBA(UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<(y * stride + width * 4)]),
-                                                  pixelCount: width)
+                PixelConversion.unpremultiplyRGBA(
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<(y * stride + width * 4)]),
+                    pixelCount: width)
             }
         }
         return straight
@@ -101,8 +103,10 @@ struct GIFIndexedImage {
 
     /// Fills `indices` from straight RGBA rows: transparent pixels 0 when there are any, and the
     /// opaque pixels' colours after it; `nil` when giflib fails.
-    private static func reduce(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int,
-                               reservingTransparency: Bool, into indices: inout [UInt8]) -> Reduction? {
+    private static func reduce(
+        _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int,
+        reservingTransparency: Bool, into indices: inout [UInt8]
+    ) -> Reduction? {
         var transparentCount = 0
         for y in 0..<height {
             var offset = y * stride + 3
@@ -116,8 +120,11 @@ struct GIFIndexedImage {
         if let colours = exactPalette(pixels, width: width, height: height, stride: stride, first: first, into: &indices) {
             return Reduction(colours: colours, hasTransparency: hasTransparency, isExact: true)
         }
-        guard let colours = quantized(pixels, width: width, height: height, stride: stride,
-                                      opaqueCount: width * height - transparentCount, first: first, into: &indices) else {
+        guard
+            let colours = quantized(
+                pixels, width: width, height: height, stride: stride,
+                opaqueCount: width * height - transparentCount, first: first, into: &indices)
+        else {
             return nil
         }
         return Reduction(colours: colours, hasTransparency: hasTransparency, isExact: false)
@@ -125,8 +132,10 @@ struct GIFIndexedImage {
 
     /// The distinct colours of the opaque pixels in order of appearance, indexed from `first`,
     /// when they fit the palette (`256 - first` of them); transparent pixels get index 0.
-    private static func exactPalette(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int, first: Int,
-                                     into indices: inout [UInt8]) -> [GifColorType]? {
+    private static func exactPalette(
+        _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int, first: Int,
+        into indices: inout [UInt8]
+    ) -> [GifColorType]? {
         var lookup: [UInt32: UInt8] = [:]
         var colours: [GifColorType] = []
         var last: (key: UInt32, index: UInt8)?
@@ -134,7 +143,10 @@ struct GIFIndexedImage {
         for y in 0..<height {
             var offset = y * stride
             for _ in 0..<width {
-                defer { offset += 4; at += 1 }
+                defer {
+                    offset += 4
+                    at += 1
+                }
                 guard pixels[offset + 3] >= opaqueAlpha else {
                     indices[at] = 0
                     continue
@@ -162,8 +174,10 @@ struct GIFIndexedImage {
 
     /// giflib's median cut of the opaque pixels to at most `256 - first` colours, indexed from
     /// `first`; transparent pixels get index 0. `nil` when giflib fails.
-    private static func quantized(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int, opaqueCount: Int,
-                                  first: Int, into indices: inout [UInt8]) -> [GifColorType]? {
+    private static func quantized(
+        _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int, opaqueCount: Int,
+        first: Int, into indices: inout [UInt8]
+    ) -> [GifColorType]? {
         // The exact palette returns for up to 255 colours, so there are opaque pixels here
         // (giflib reads past its table when given none).
         guard opaqueCount > 0 else { return nil }

@@ -70,8 +70,9 @@ final class GIFWriter {
         }
         let delay = min(max(delayCentiseconds, 0), 65535)
         if frame.transparentIndex != nil || delay > 0 || disposal != .unspecified {
-            var control = GraphicsControlBlock(DisposalMode: disposal.rawValue, UserInputFlag: false, DelayTime: Int32(delay),
-                                               TransparentColor: Int32(frame.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
+            var control = GraphicsControlBlock(
+                DisposalMode: disposal.rawValue, UserInputFlag: false, DelayTime: Int32(delay),
+                TransparentColor: Int32(frame.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
             var bytes = [GifByteType](repeating: 0, count: 4)
             let length = EGifGCBToExtension(&control, &bytes)
             try check(EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, Int32(length), bytes), "frame \(frames)'s graphic control extension")
@@ -114,7 +115,9 @@ final class GIFWriter {
 
     /// Calls `body` with a giflib colour map of `palette` (a power of two, 2 to 256 entries), or
     /// with `nil` for none.
-    private static func withColourMap(_ palette: [GifColorType]?, _ body: (UnsafePointer<ColorMapObject>?) throws(ImageError) -> Void) throws(ImageError) {
+    private static func withColourMap(
+        _ palette: [GifColorType]?, _ body: (UnsafePointer<ColorMapObject>?) throws(ImageError) -> Void
+    ) throws(ImageError) {
         guard let palette else { return try body(nil) }
         guard let map = palette.withUnsafeBufferPointer({ GifMakeMapObject(Int32($0.count), $0.baseAddress) }) else {
             throw .encodingFailed(format: .gif, reason: "giflib could not make a colour table of \(palette.count) entries")
