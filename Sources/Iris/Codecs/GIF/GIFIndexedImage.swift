@@ -8,8 +8,8 @@ import Foundation
 /// every other pixel is drawn opaque in its straight (unpremultiplied) colour, from index 1 on
 /// (from 0 when nothing is transparent and no transparent entry is asked for). When the opaque
 /// pixels have few enough distinct colours to fit (256, or 255 beside the transparent entry)
-/// the palette is exactly those colours, so an image of 255 colours or fewer (and any GIF
-/// written again) keeps every pixel. Otherwise giflib's median cut (`GifQuantizeBuffer`)
+/// the palette is exactly those colours, so an image of 255 colours or fewer (a still GIF
+/// written again, say) keeps every pixel. Otherwise giflib's median cut (`GifQuantizeBuffer`)
 /// chooses the colours from the opaque pixels alone; it works on colours cut to 5 bits a
 /// channel and gives each of its boxes the lower corner of that cut, so its colours are moved
 /// up by half a step (4) to the middle. There is no dithering.
@@ -20,7 +20,8 @@ struct GIFIndexedImage {
     private(set) var indices: [UInt8]
     /// The palette, padded with black to a power of two (2 to 256) as GIF stores it.
     let palette: [GifColorType]
-    /// The palette entry transparent pixels take, when any pixel is transparent.
+    /// The palette entry transparent pixels take (0), when a pixel is transparent or the entry
+    /// was reserved.
     let transparentIndex: Int?
     /// Whether the palette is exactly the image's colours (no colour was changed).
     let isExact: Bool
