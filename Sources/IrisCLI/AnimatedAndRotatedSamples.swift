@@ -29,7 +29,7 @@ enum AnimatedAndRotatedSamples {
             try ImageProcessors.Crop(rect: PixelRect(x: index * 20, y: 0, width: 480, height: 300)).process(wide).bitmap
         }
         let animation = Animation(frames: frames, durations: Array(repeating: 0.08, count: frames.count))
-        return try await encodeAnimatedWebP(animation, options: EncodeOptions(quality: 80))
+        return try await encodeAnimation(animation, as: .webp, options: EncodeOptions(quality: 80))
     }
 
     /// `jpeg` with an EXIF segment (APP1) holding only `orientation`, right after SOI.

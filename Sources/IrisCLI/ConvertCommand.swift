@@ -3,8 +3,9 @@ import Foundation
 import Iris
 
 /// `iris convert`: decode (through the pipeline), orient and encode by the output's extension;
-/// an animation stays one when written as WebP. Colour under alpha is kept as stored (straight
-/// alpha from decoder to encoder), so a PNG or WebP written again keeps every pixel's colour.
+/// an animation stays one when written as WebP or GIF. Colour under alpha is kept as stored
+/// (straight alpha from decoder to encoder), so a PNG or WebP written again keeps every pixel's
+/// colour.
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -26,7 +27,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Argument(help: "Input image.")
     var input: String
 
-    @Argument(help: "Output file (.jpg, .jpeg, .png, .webp or .avif).")
+    @Argument(help: "Output file (.jpg, .jpeg, .png, .webp, .avif or .gif).")
     var output: String
 
     @Option(name: .long, help: "Colour (RRGGBB) under transparent pixels when writing JPEG.")
@@ -40,9 +41,9 @@ struct ConvertCommand: AsyncParsableCommand {
             let image = try await ImagePipeline.batch(jobs: 1, decoders: decoders, keepsProfile: keepProfile)
                 .image(for: ImageRequest(source: .file(URL(fileURLWithPath: input))))
             let writer = ImageOutput(format: format, options: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
-                                     keepsAnimation: format == .webp, background: background.rgba)
-            if let frames = image.animation?.frameCount, frames > 1, format != .webp {
-                Terminal.error("\(input): \(frames) frames; .\(format.fileExtension) keeps the first (write .webp to keep them all)")
+                                     keepsAnimation: format.writesAnimations, background: background.rgba)
+            if let frames = image.animation?.frameCount, frames > 1, !format.writesAnimations {
+                Terminal.error("\(input): \(frames) frames; .\(format.fileExtension) keeps the first (write .webp or .gif to keep them all)")
             }
             let encoded = try await writer.encode(image).data
             try OutputFile.write(encoded, to: URL(fileURLWithPath: output))
@@ -57,7 +58,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
 /// The formats the CLI writes.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case jpeg, png, webp, avif
+    case jpeg, png, webp, avif, gif
 
     /// The format for a file name's extension.
     static func fromExtension(of path: String) throws -> OutputFormat {
@@ -66,7 +67,8 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case "png": return .png
         case "webp": return .webp
         case "avif": return .avif
-        case let other: throw ValidationError("cannot write .\(other) files; use .jpg, .png, .webp or .avif")
+        case "gif": return .gif
+        case let other: throw ValidationError("cannot write .\(other) files; use .jpg, .png, .webp, .avif or .gif")
         }
     }
 
@@ -76,8 +78,12 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case .png: .png
         case .webp: .webp
         case .avif: .avif
+        case .gif: .gif
         }
     }
+
+    /// Whether an animation is written whole in this format (animated WebP, animated GIF).
+    var writesAnimations: Bool { self == .webp || self == .gif }
 
     var fileExtension: String { imageFormat.fileExtension ?? rawValue }
 

@@ -25,13 +25,13 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "How the thumbnail meets the box.")
     var shape: ThumbnailShape = .fit
 
-    @Option(name: .long, help: "Output format: jpeg, png, webp or avif.")
+    @Option(name: .long, help: "Output format: jpeg, png, webp, avif or gif.")
     var format: OutputFormat = .jpeg
 
     @Option(name: .long, help: "Quality 0–100 for JPEG and WebP.")
     var quality = 85
 
-    @Flag(name: .long, help: "Write animated inputs as animated WebP thumbnails.")
+    @Flag(name: .long, help: "Write animated inputs as animated thumbnails: GIF with --format gif, else WebP.")
     var animated = false
 
     @Option(name: .long, help: "For videos: the frame shown at this many seconds. Default: the first frame that is not black.")
@@ -60,7 +60,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func run() async throws {
         let outDirectory = URL(fileURLWithPath: out, isDirectory: true)
-        let extensions = [format.fileExtension] + (animated && format != .webp ? ["webp"] : [])
+        let extensions = [format.fileExtension] + (animated && !format.writesAnimations ? ["webp"] : [])
         let plan: OutputPlan
         do { plan = try OutputPlan(inputs: files, directory: outDirectory, extensions: extensions) } catch {
             Terminal.error("iris thumbnail: \(error)")

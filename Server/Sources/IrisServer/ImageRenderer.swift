@@ -233,12 +233,13 @@ public final class ImageRenderer: Sendable {
                              timings: timings)
     }
 
-    /// The image in `format`; lossy formats step their quality down until `maxBytes` fit.
+    /// The image in `format`; formats with a quality (JPEG, WebP, AVIF) step it down until
+    /// `maxBytes` fit (PNG and GIF have none).
     func encode(_ image: LoadedImage, format: OutputFormat, quality: Int, maxBytes: Int) async throws(ServeError) -> Data {
         var quality = quality
         while true {
             let data = try await encodeOnce(image, format: format, quality: quality)
-            let lossy = format != .png
+            let lossy = format != .png && format != .gif
             if maxBytes <= 0 || data.count <= maxBytes || !lossy || quality <= 10 { return data }
             // A request cut off by its timeout stops between attempts.
             if Task.isCancelled { throw ServeError(status: 503, "the request was cancelled") }

@@ -3,6 +3,8 @@ import Foundation
 /// Chooses the output format when the URL names none, from the client's `Accept`: AVIF, then
 /// WebP, then PNG for images with alpha and JPEG for opaque ones. An animation is written as
 /// animated WebP when the client takes WebP (no animated AVIF encoder), else its first frame.
+/// GIF is never chosen here (every client that takes GIF takes PNG and JPEG, which keep more
+/// colours): only a URL that names it gets it.
 public struct FormatNegotiation: Sendable {
     /// The formats the service can write (those with an encoder).
     public var available: Set<OutputFormat>

@@ -204,7 +204,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case webp
     /// AVIF (libavif).
     case avif
-    /// GIF: no encoder yet; refused.
+    /// GIF (giflib), animated when the source is; only when asked for, never negotiated.
     case gif
 
     /// The format named by a URL extension or the `format` option (`jpg` and `jpeg` alike).

@@ -5,9 +5,9 @@ enum PlatformCodecs {
     static let decoders: [any ImageDecoding] = [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()]
         + [AVIFDecoder(), HEIFDecoder(), JXLDecoder()]  // libavif, libheif, libjxl
         + [VideoDecoder()]  // FFmpeg
-    static let encoders: [any ImageEncoding] = [JPEGEncoder(), PNGEncoder(), WebPEncoder()]
+    static let encoders: [any ImageEncoding] = [JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder()]
         + [AVIFEncoder()]  // libavif
-    static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder()]
+    static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder(), AnimatedGIFEncoder()]
 }
 #elseif canImport(ImageIO)
 /// The codecs Iris uses on this platform: ImageIO, and AVFoundation for videos' posters (Apple
@@ -16,6 +16,7 @@ enum PlatformCodecs {
     static let decoders: [any ImageDecoding] = [ImageIODecoder(), AVFoundationVideoDecoder()]
     static let encoders: [any ImageEncoding] = [
         ImageIOEncoder(format: .jpeg), ImageIOEncoder(format: .png), ImageIOEncoder(format: .webp),
+        ImageIOEncoder(format: .gif),
     ]
     static let animationEncoders: [any AnimationEncoding] = []
 }

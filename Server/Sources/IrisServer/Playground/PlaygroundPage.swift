@@ -84,7 +84,7 @@ enum PlaygroundPage {
         <legend>Output</legend>
         <label>Format <select name="format">
           <option value="">auto (from Accept)</option><option>jpeg</option><option>png</option><option>webp</option>
-          <option>avif</option></select></label>
+          <option>avif</option><option>gif</option></select></label>
         <label>Quality <input name="q" type="number" min="1" max="100" placeholder="80"></label>
         <label>Metadata <select name="sm"><option value="">strip (default)</option><option value="0">keep</option></select></label>
         <label>Source as <select name="enc"><option value="plain">plain</option><option value="base64">base64</option></select></label>

@@ -149,9 +149,51 @@ import Testing
         let limited = try await render(["rs:fit:32:32"], file: "a.webp", data: data, ext: "webp",
                                        config: Harness.configuration { $0.maxAnimationFrames = 3 })
         #expect(limited.status.code == 413 && limited.text.contains("4 frames"), "\(limited.text)")
-        // GIF has no encoder: a 400 naming the format, not a 500.
-        let gif = try await render([], file: "a.webp", data: data, ext: "gif")
-        #expect(gif.status.code == 400 && gif.text.contains("gif"))
+    }
+
+    @Test func gifOutputIsServedWhenAsked() async throws {
+        let photo = try TestImages.photo()
+        // By extension and by option (`format`, `f`): image/gif, the size asked for, close colours.
+        for (options, ext) in [([String](), "gif"), (["format:gif"], nil), (["f:gif"], nil)] as [([String], String?)] {
+            let response = try await render(["rs:fit:160:160"] + options, file: "p.jpg", data: photo, ext: ext)
+            #expect(response.headers[.contentType] == "image/gif", "\(options)")
+            let result = try image(response)
+            #expect(result.format == .gif && result.bitmap.size == PixelSize(width: 160, height: 120) && result.animation == nil)
+            // The photo's gradient: red follows x, green y, blue 90 (GIF keeps 256 colours).
+            let pixel = result.bitmap.rgba(x: 80, y: 60)
+            #expect(abs(Int(pixel.r) - 128) < 12 && abs(Int(pixel.g) - 128) < 12 && abs(Int(pixel.b) - 90) < 12, "\(pixel)")
+        }
+        // Never negotiated, even for a client that names GIF first.
+        let negotiated = try await render(["w:50"], file: "p.jpg", data: photo, ext: nil, accept: "image/gif,*/*")
+        #expect(negotiated.headers[.contentType] == "image/jpeg")
+        // Transparency stays: the left half transparent, the right opaque green.
+        let transparent = try image(await render(["w:100"], file: "t.png", data: try TestImages.transparentLeft(), ext: "gif"))
+        #expect(transparent.bitmap.rgba(x: 10, y: 25).a == 0 && transparent.bitmap.rgba(x: 90, y: 25) == RGBA(r: 0, g: 200, b: 0))
+        // GIF has no quality: a byte limit it cannot meet still answers with the GIF, once.
+        let bounded = try await render(["mb:100"], file: "p.jpg", data: photo, ext: "gif")
+        #expect(bounded.status == .ok && bounded.headers[.contentType] == "image/gif")
+    }
+
+    @Test func animatedSourceStaysAnimatedAsGIF() async throws {
+        let data = try await TestImages.animatedWebP(frames: 4)
+        let response = try await render(["rs:fit:32:32"], file: "a.webp", data: data, ext: "gif")
+        #expect(response.headers[.contentType] == "image/gif")
+        let result = try image(response)
+        #expect(result.format == .gif && result.bitmap.size == PixelSize(width: 32, height: 32))
+        let animation = try #require(result.animation)
+        #expect(animation.frameCount == 4 && animation.loopCount == 0)
+        #expect((0..<4).map { animation.duration(at: $0) } == [0.1, 0.1, 0.1, 0.1])
+        // Each frame keeps its own flat colour (red steps by 60, blue falls by 60; lossy WebP in).
+        for index in 0..<4 {
+            let pixel = try await animation.frame(at: index).rgba(x: 16, y: 16)
+            let expected = [index * 60, 100, 255 - index * 60]
+            #expect(zip([pixel.r, pixel.g, pixel.b], expected).allSatisfy { abs(Int($0) - $1) <= 6 } && pixel.a == 255,
+                    "frame \(index): \(pixel)")
+        }
+        // The frame limit holds for GIF output too.
+        let limited = try await render(["rs:fit:32:32"], file: "a.webp", data: data, ext: "gif",
+                                       config: Harness.configuration { $0.maxAnimationFrames = 3 })
+        #expect(limited.status.code == 413, "\(limited.text)")
     }
 
     @Test func acceptNegotiationAndVary() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import ImageIO
 import UniformTypeIdentifiers
 
-/// Encodes with ImageIO.
+/// Encodes with ImageIO: JPEG, PNG, WebP and still GIF (ImageIO reduces the colours).
 struct ImageIOEncoder: ImageEncoding {
     let format: ImageFormat
 
@@ -12,6 +12,7 @@ struct ImageIOEncoder: ImageEncoding {
         let type: UTType = switch format {
         case .png: .png
         case .webp: .webP
+        case .gif: .gif
         default: .jpeg
         }
         let output = NSMutableData()
