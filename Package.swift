@@ -50,6 +50,10 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
+        // libcurl opened on first use, for the command-line tool only (FoundationNetworking calls
+        // it; the tool reads files): its start loads 29 fewer libraries when linked with
+        // --as-needed (the Makefile's TOOL_BUILD). See scripts/make-lazy-codec-stubs.
+        .target(name: "CIrisCurlOnDemand", dependencies: ["CIrisShims"]),
         .target(
             name: "Iris",
             dependencies: [
@@ -77,6 +81,7 @@ let package = Package(
             name: "IrisCLI",
             dependencies: [
                 "Iris", "IrisSamples",
+                .target(name: "CIrisCurlOnDemand", condition: linuxOnly),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
