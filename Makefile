@@ -14,13 +14,17 @@ TOOL_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product IrisCLI 
 	if nm -D --undefined-only $(IRIS) | grep -q ' curl_'; then echo "iris still calls libcurl directly: kept"; \
 	else patchelf --remove-needed libcurl.so.4 $(IRIS); fi
 
-.PHONY: test lint demo deps build install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs test-server serve
+.PHONY: test lint demo deps build tool install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs test-server serve
 
 deps:
 	scripts/install-deps
 
 build: deps
 	$(SWIFT) build --build-tests
+
+# The release `iris` (.build/release/IrisCLI) that `make demo`, `make install` and the benchmarks run.
+tool: deps
+	$(TOOL_BUILD)
 
 # Each test runs once, in one run of the whole suite: a failure fails, there is no second
 # attempt (a retry that turns red into green hides real races). No test waits on the machine's
@@ -50,8 +54,7 @@ test-server:
 # Builds and starts the image service in development mode (unsigned URLs) on 127.0.0.1:8080,
 # with the demo's sample images as local:// sources and the playground at /playground. Ctrl-C stops it.
 SERVE_PORT ?= 8080
-serve: deps
-	$(TOOL_BUILD)
+serve: tool
 	$(IRIS) samples --out $(DEMO)/samples
 	cd Server && $(SWIFT) build -c release --product iris-server
 	@echo "Sample sources: $$(cd $(DEMO)/samples && ls | sed 's|^|local:///|' | tr '\n' ' ')"
@@ -59,8 +62,7 @@ serve: deps
 	@echo "Try: curl -o out.webp http://127.0.0.1:$(SERVE_PORT)/unsafe/rs:fill:300:200/g:sm/plain/local:///$$(cd $(DEMO)/samples && ls | head -1)@webp"
 	Server/.build/release/iris-server --dev --port $(SERVE_PORT) --local-root $(CURDIR)/$(DEMO)/samples
 
-demo: deps
-	$(TOOL_BUILD)
+demo: tool
 	$(IRIS) samples --out $(DEMO)/samples
 	$(IRIS) thumbnail --size 256 --jobs 2 --animated --out $(DEMO)/thumbnails $(DEMO)/samples/*
 	$(IRIS) thumbnail --size 160x160 --fill --format webp --out $(DEMO)/thumbnails-webp $(DEMO)/samples/*
@@ -68,8 +70,7 @@ demo: deps
 	$(IRIS) info $(DEMO)/samples/* $(DEMO)/thumbnails/*
 	@echo "Thumbnails are in $(DEMO)/thumbnails and $(DEMO)/thumbnails-webp; the contact sheet is $(DEMO)/index.html"
 
-install: deps
-	$(TOOL_BUILD)
+install: tool
 	install -D -m 755 $(IRIS) $(DESTDIR)$(PREFIX)/bin/iris
 
 # The documentation of Iris and IrisUI (DocC catalogs in Sources/*/*.docc) as one static site in
