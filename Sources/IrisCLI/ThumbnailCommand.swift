@@ -70,6 +70,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
         var decoders = ImageDecoderRegistry.standard
         if let at { decoders.videoPoster = .at(seconds: at) }
+        decoders.decodesAnimations = animated        // a still thumbnail needs no frame walk
         let job = ThumbnailJob(pipeline: .batch(jobs: jobs, decoders: decoders, keepsProfile: keepProfile), shape: shape, box: PixelSize(width: size.width, height: size.height),
                                output: ImageOutput(format: format, options: EncodeOptions(quality: quality),
                                                    keepsAnimation: animated, background: background.rgba),

@@ -15,6 +15,10 @@ public struct ImageDecoderRegistry: Sendable {
     /// Which frame of a video stands for it as a still: the first that is not black (the
     /// default), or the frame at a time (`iris thumbnail --at`).
     package var videoPoster: VideoPoster = .firstNonBlack
+    /// Whether an animated file comes with its ``LoadedImage/animation``; when not, only the
+    /// still is decoded (the first frame, or a video's poster), without walking the frames: for
+    /// a caller that writes stills (`iris thumbnail` without `--animated`).
+    package var decodesAnimations = true
 
     /// Makes a registry of `decoders`.
     public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
@@ -71,7 +75,7 @@ public struct ImageDecoderRegistry: Sendable {
         try checkLimits(of: header, options: options)
         // An animation of one frame (an APNG whose header says so) plays as one too: its frame
         // has a duration, and may not be the default image a still decoder shows.
-        if header.isAnimated, !options.allowsPartialData,
+        if header.isAnimated, !options.allowsPartialData, decodesAnimations,
            let source = try decoder.animationSource(for: data, limits: options.limits),
            source.frameCount > 1 || (source.frameCount == 1 && header.frameCount == 1) {
             var image = try decodeAnimation(source, header: header, data: data, options: options)

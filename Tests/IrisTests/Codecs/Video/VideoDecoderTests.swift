@@ -59,6 +59,21 @@ struct VideoDecoderTests {
         #expect(VideoPoster.isBlack(first), "frame 0 of the animation is the clip's first frame")
     }
 
+    @Test("a registry that decodes stills only gives the same poster with no animation (no frame walk), as iris thumbnail does")
+    func stillsOnlyPoster() async throws {
+        let data = try await VideoClips.shared.data(.blackStartMP4)
+        let options = DecodeOptions(target: DecodeTarget(width: 160, height: 120))
+        let animated = try ImageDecoderRegistry.standard.decode(data, options: options)
+        var stills = ImageDecoderRegistry.standard
+        stills.decodesAnimations = false
+        let still = try stills.decode(data, options: options)
+        #expect(still.animation == nil && animated.animation != nil)
+        #expect(still.bitmap.size == animated.bitmap.size)
+        let mean = CodecTools.meanDifference(still.bitmap, animated.bitmap)
+        #expect(mean == 0, "the still poster differs from the animated decode's by \(mean) levels")
+        #expect(still.video != nil, "the clip stays beside its poster")
+    }
+
     @Test("a phone's rotation is applied once, as ffmpeg shows it")
     func rotationAppliedOnce() async throws {
         let data = try await VideoClips.shared.data(.rotatedMP4)
