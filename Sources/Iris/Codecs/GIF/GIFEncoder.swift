@@ -17,12 +17,7 @@ struct GIFEncoder: ImageEncoding {
 
     /// The GIF of `bitmap`.
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
-        guard bitmap.width > 0, bitmap.height > 0 else {
-            throw .encodingFailed(format: .gif, reason: "the image is empty (\(bitmap.size))")
-        }
-        guard bitmap.width <= GIFWriter.maxDimension, bitmap.height <= GIFWriter.maxDimension else {
-            throw .encodingFailed(format: .gif, reason: "\(bitmap.size) is over GIF's limit of \(GIFWriter.maxDimension) pixels a side")
-        }
+        try bitmap.size.checkEncodable(as: .gif, maxDimension: GIFWriter.maxDimension)
         let indexed = try GIFIndexedImage(bitmap)
         let writer = try GIFWriter(size: bitmap.size, firstFrame: indexed, netscapeLoops: nil)
         try writer.add(indexed, delayCentiseconds: 0, disposal: .unspecified)

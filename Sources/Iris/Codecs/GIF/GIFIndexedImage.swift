@@ -30,9 +30,7 @@ struct GIFIndexedImage {
     /// `reservingTransparency` the palette has its transparent entry even when no pixel is
     /// transparent (an animation's frames: see ``AnimatedGIFEncoder``).
     init(_ bitmap: Bitmap, reservingTransparency: Bool = false) throws(ImageError) {
-        guard bitmap.width > 0, bitmap.height > 0 else {
-            throw .encodingFailed(format: .gif, reason: "the image is empty (\(bitmap.size))")
-        }
+        try bitmap.size.checkEncodable(as: .gif, maxDimension: GIFWriter.maxDimension)
         let (count, overflow) = bitmap.width.multipliedReportingOverflow(by: bitmap.height)
         guard !overflow, count <= Int(Int32.max) else {
             throw .encodingFailed(format: .gif, reason: "\(bitmap.size) has too many pixels for giflib")

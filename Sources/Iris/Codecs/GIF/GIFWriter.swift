@@ -36,12 +36,7 @@ final class GIFWriter {
     /// is the Netscape extension's count (0 loops forever, `n` repeats `n` times); `nil` writes
     /// no extension (played once).
     init(size: PixelSize, firstFrame: GIFIndexedImage, netscapeLoops: Int?) throws(ImageError) {
-        guard size.width > 0, size.height > 0 else {
-            throw .encodingFailed(format: .gif, reason: "the image is empty (\(size))")
-        }
-        guard size.width <= Self.maxDimension, size.height <= Self.maxDimension else {
-            throw .encodingFailed(format: .gif, reason: "\(size) is over GIF's limit of \(Self.maxDimension) pixels a side")
-        }
+        try size.checkEncodable(as: .gif, maxDimension: Self.maxDimension)
         self.size = size
         var error: Int32 = 0
         let context = Unmanaged.passUnretained(output).toOpaque()

@@ -21,12 +21,7 @@ struct WebPEncoder: ImageEncoding {
     var format: ImageFormat { .webp }
 
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
-        guard bitmap.width > 0, bitmap.height > 0 else {
-            throw .encodingFailed(format: .webp, reason: "the image is empty (\(bitmap.size))")
-        }
-        guard bitmap.width <= Self.maxDimension, bitmap.height <= Self.maxDimension else {
-            throw .encodingFailed(format: .webp, reason: "\(bitmap.size) is over WebP's limit of \(Self.maxDimension) pixels a side")
-        }
+        try bitmap.size.checkEncodable(as: .webp, maxDimension: Self.maxDimension)
         var straight = bitmap.format == .gray8 ? bitmap.converted(to: .rgbx8) : bitmap
         if straight.format.hasAlpha && straight.isPremultiplied {
             let (stride, width, height) = (straight.bytesPerRow, straight.width, straight.height)
