@@ -166,8 +166,7 @@ public final class ImageRenderer: Sendable {
         let header: ImageHeader
         do {
             header = try pipeline.configuration.decoders.header(of: data)
-            try pipeline.configuration.limits.check(width: header.width, height: header.height, format: header.format)
-            try pipeline.configuration.limits.check(frames: header.frameCount)
+            try pipeline.configuration.limits.check(header)
         } catch {
             forget(fetchRequest)
             throw ServeError(error)

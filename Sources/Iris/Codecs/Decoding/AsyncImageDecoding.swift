@@ -23,7 +23,7 @@ extension ImageDecoderRegistry {
         let limit = options.limits.maxDecodingTime
         var header = try await Self.within(limit) { () async throws(ImageError) in try await decoder.asyncHeader(of: data) }
         header.orientation = EXIFReader.orientation(in: data, format: header.format) ?? .up
-        try checkLimits(of: header, options: options)
+        try options.limits.check(header)
         let context = try stillContext(header: header, options: options)
         let bitmap = try await Self.within(limit) { () async throws(ImageError) in try await decoder.asyncDecode(data, context: context) }
         return finishStill(bitmap, data: data, context: context)

@@ -4,7 +4,8 @@ public struct DecodingLimits: Sendable, Hashable {
     public var maxPixels: Int
     /// Most frames of an animation. Default 10,000. Frames are composed on demand into a
     /// bounded buffer, so this bounds the work of walking a file's frames (and the small record
-    /// kept per frame), not pixel memory.
+    /// kept per frame), not pixel memory. A video over it is not refused: it comes as its
+    /// poster alone, without an animation (its length is bounded by ``maxVideoSeconds``).
     public var maxFrames: Int
     /// Most bytes of one decoded image at its output size: a still, or one frame of an
     /// animation (whose buffer holds a few of them, see ``DecodeOptions/animationBufferBytes``).
@@ -55,10 +56,19 @@ public struct DecodingLimits: Sendable, Hashable {
             throw .overLimit(.videoDuration(seconds: videoSeconds, limit: maxVideoSeconds))
         }
     }
+
     /// Throws when an animation has too many frames.
     public func check(frames: Int) throws(ImageError) {
         if frames > maxFrames {
             throw .overLimit(.frames(count: frames, limit: maxFrames))
         }
+    }
+
+    /// Throws when what `header` says may not be decoded: its size, and its frames unless it is
+    /// a video (a video over ``maxFrames`` is its poster alone; its length is bounded by
+    /// ``maxVideoSeconds``, which its decoder checks).
+    public func check(_ header: ImageHeader) throws(ImageError) {
+        try check(width: header.width, height: header.height, format: header.format)
+        if !ImageFormat.videoFormats.contains(header.format) { try check(frames: header.frameCount) }
     }
 }

@@ -72,10 +72,11 @@ public struct ImageDecoderRegistry: Sendable {
     private func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?) throws(ImageError) -> LoadedImage {
         let options = effective(options)
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
-        try checkLimits(of: header, options: options)
+        try options.limits.check(header)
         // An animation of one frame (an APNG whose header says so) plays as one too: its frame
-        // has a duration, and may not be the default image a still decoder shows.
-        if header.isAnimated, !options.allowsPartialData, decodesAnimations,
+        // has a duration, and may not be the default image a still decoder shows. A video over
+        // the frame limit is its poster alone (``DecodingLimits/check(_:)``).
+        if header.isAnimated, !options.allowsPartialData, decodesAnimations, header.frameCount <= options.limits.maxFrames,
            let source = try decoder.animationSource(for: data, limits: options.limits),
            source.frameCount > 1 || (source.frameCount == 1 && header.frameCount == 1) {
             var image = try decodeAnimation(source, header: header, data: data, options: options)
@@ -95,12 +96,6 @@ public struct ImageDecoderRegistry: Sendable {
         options.colorManagement = options.colorManagement ?? colorManagement   // what the decoder (and an animation) sees
         options.videoPoster = videoPoster
         return options
-    }
-
-    /// Checks the header's size and frame count against the limits, before any pixel.
-    func checkLimits(of header: ImageHeader, options: DecodeOptions) throws(ImageError) {
-        try options.limits.check(width: header.width, height: header.height, format: header.format)
-        try options.limits.check(frames: header.frameCount)
     }
 
     /// The decode of a still: the target applied to the shown (oriented) size, turned back to

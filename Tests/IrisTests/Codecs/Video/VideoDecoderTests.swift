@@ -157,7 +157,7 @@ struct VideoDecoderTests {
         #expect(errors + images == 40)
     }
 
-    @Test("limits from the header: pixels, duration, frames; a decode past its time is stopped")
+    @Test("limits from the header: pixels, duration; over the frame limit, the poster alone; a decode past its time is stopped")
     func limits() async throws {
         let data = try await VideoClips.shared.data(.h264MP4)
         let registry = ImageDecoderRegistry.standard
@@ -165,8 +165,12 @@ struct VideoDecoderTests {
                 == .overLimit(.pixels(width: 320, height: 240, limit: 320 * 240 - 1)))
         #expect(thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxVideoSeconds: 1.5))) }
                 == .overLimit(.videoDuration(seconds: 2, limit: 1.5)))
-        #expect(thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxFrames: 20))) }
-                == .overLimit(.frames(count: 50, limit: 20)))
+        // 50 frames over a limit of 20: the poster, as with no limit, and no animation.
+        let target = DecodeTarget(width: 160, height: 120)
+        let long = try registry.decode(data, options: DecodeOptions(target: target, limits: DecodingLimits(maxFrames: 20)))
+        let full = try registry.decode(data, options: DecodeOptions(target: target))
+        #expect(long.animation == nil && full.animation?.frameCount == 50)
+        #expect(long.bitmap.size == full.bitmap.size && CodecTools.meanDifference(long.bitmap, full.bitmap) == 0)
         #expect(thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxDecodingTime: .zero))) }
                 == .overLimit(.decodingTime(limit: .zero)))
     }
