@@ -200,7 +200,9 @@ struct GIFIndexedImage {
         var map = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: 256)
         let limit = Int32(256 - first)
         var colourCount = limit
-        let status = GifQuantizeBuffer(UInt32(opaqueCount), 1, &colourCount, &red, &green, &blue, &opaqueIndices, &map)
+        let status = giflibQuantizer.withLock { _ in
+            GifQuantizeBuffer(UInt32(opaqueCount), 1, &colourCount, &red, &green, &blue, &opaqueIndices, &map)
+        }
         guard status == GIF_OK, colourCount > 0, colourCount <= limit else { return nil }
         let colours = map.prefix(Int(colourCount)).map { colour in
             GifColorType(Red: centred(colour.Red), Green: centred(colour.Green), Blue: centred(colour.Blue))
@@ -227,4 +229,9 @@ struct GIFIndexedImage {
     /// A giflib palette channel (a 5-bit box's lower corner, times 8) moved to the box's middle.
     private static func centred(_ channel: UInt8) -> UInt8 { UInt8(min(255, Int(channel) + 4)) }
 }
+
+/// giflib's median cut sorts on an axis it keeps in a process-wide static (quantize.c's
+/// `SortRGBAxis`): two cuts at once (two GIFs encoded in parallel, by the image service or a
+/// batch) would sort by each other's axis and choose poor palettes. One at a time.
+private let giflibQuantizer = LockedState(())
 #endif

@@ -95,6 +95,25 @@ struct GIFEncoderTests {
         #expect(difference < 8, "mean absolute difference \(difference)")
     }
 
+    @Test("photos encoded in parallel get the palettes they get alone (giflib's median cut keeps its sort axis in a global)")
+    func parallelEncodes() async throws {
+        let photos = (0..<4).map { SampleImages.photo(width: 240, height: 180, seed: 20 + $0) }
+        let alone = try photos.map { try GIFEncoder().encode($0, options: EncodeOptions()) }
+        let rounds = 6
+        let parallel = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+            for _ in 0..<rounds {
+                for (index, photo) in photos.enumerated() {
+                    group.addTask { (index, try GIFEncoder().encode(photo, options: EncodeOptions())) }
+                }
+            }
+            var results: [(Int, Data)] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+        #expect(parallel.count == rounds * photos.count)
+        for (index, data) in parallel { expectSameBytes(data, alone[index], "photo \(index) encoded in parallel") }
+    }
+
     @Test("alpha below half is transparent, at or above it opaque in its unpremultiplied colour")
     func transparency() throws {
         let straight = RGBA(r: 200, g: 100, b: 50, a: 200)
