@@ -58,7 +58,7 @@ private final class MinimalLoaderEvents: NSObject, URLSessionDataDelegate, Senda
 
 /// A third-party loader implementing only ``DataLoading/loadData(for:byteLimit:)`` gets what
 /// ``URLSessionDataLoader`` gets: the pipeline resumes its downloads and bounds its bodies.
-@Suite("Third-party loader")
+@Suite("Third-party loader", .timeLimit(.minutes(10)))
 struct ThirdPartyLoaderTests {
     static let png: Data = {
         (try? PNGEncoder().encode(SampleImages.photo(width: 320, height: 200, seed: 5, format: .rgba8, alpha: true),
