@@ -24,6 +24,10 @@ private final class MinimalLoader: DataLoading {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
+        // Only a hang detector, as every test loader's: with URLSession's default 60 s, a load
+        // the test server stalls on purpose could time out on its own when the test that cancels
+        // it runs late on a busy machine, and end before the cancel it waits for.
+        configuration.timeoutIntervalForRequest = httpHangTimeout
         let session = URLSession(configuration: configuration, delegate: MinimalLoaderEvents(continuation), delegateQueue: nil)
         let task = session.dataTask(with: request)
         continuation.onTermination = { _ in task.cancel() }
@@ -58,7 +62,7 @@ private final class MinimalLoaderEvents: NSObject, URLSessionDataDelegate, Senda
 
 /// A third-party loader implementing only ``DataLoading/loadData(for:byteLimit:)`` gets what
 /// ``URLSessionDataLoader`` gets: the pipeline resumes its downloads and bounds its bodies.
-@Suite("Third-party loader", .timeLimit(.minutes(10)))
+@Suite("Third-party loader")
 struct ThirdPartyLoaderTests {
     static let png: Data = {
         (try? PNGEncoder().encode(SampleImages.photo(width: 320, height: 200, seed: 5, format: .rgba8, alpha: true),
