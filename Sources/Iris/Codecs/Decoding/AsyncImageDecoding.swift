@@ -15,34 +15,42 @@ package protocol AsyncImageDecoding: ImageDecoding {
 
 extension ImageDecoderRegistry {
     /// Decodes `data` like ``decode(_:options:)`` (the same limits, target and orientation); a
-    /// decoder whose work is asynchronous (``AsyncImageDecoding``) is awaited, for at most
-    /// ``DecodingLimits/maxDecodingTime``. What the pipeline's decode stage calls.
+    /// decoder whose work is asynchronous (``AsyncImageDecoding``) is awaited, header and
+    /// decode together for at most ``DecodingLimits/maxDecodingTime``. What the pipeline's
+    /// decode stage calls. The format is sniffed once, whichever way the decode goes.
     package func decodeAwaiting(_ data: Data, options: DecodeOptions) async throws(ImageError) -> LoadedImage {
-        guard let decoder = asyncDecoder(for: data) else { return try decode(data, options: options) }
-        let options = effective(options)
-        let limit = options.limits.maxDecodingTime
-        var header = try await Self.within(limit) { () async throws(ImageError) in try await decoder.asyncHeader(of: data) }
-        header.orientation = EXIFReader.orientation(in: data, format: header.format) ?? .up
-        try options.limits.check(header)
-        let context = try stillContext(header: header, options: options)
-        let bitmap = try await Self.within(limit) { () async throws(ImageError) in try await decoder.asyncDecode(data, context: context) }
-        return finishStill(bitmap, data: data, context: context)
+        try await decodeAwaiting(data, options: options, releasingInput: nil)
     }
 
-    /// ``decode(contentsOf:options:)``, awaiting a decoder whose work is asynchronous.
+    /// ``decode(contentsOf:options:)``, awaiting a decoder whose work is asynchronous: the file
+    /// is mapped once either way.
     package func decodeAwaiting(contentsOf url: URL, options: DecodeOptions) async throws(ImageError) -> LoadedImage {
-        guard decoders.contains(where: { $0 is any AsyncImageDecoding }) else { return try decode(contentsOf: url, options: options) }
+        guard hasAsyncDecoder else { return try decode(contentsOf: url, options: options) }
         let file = try MappedFile(url)
-        guard asyncDecoder(for: file.data) != nil else { return try decode(contentsOf: url, options: options) }
-        return try await decodeAwaiting(file.data, options: options)
+        return try await decodeAwaiting(file.data, options: options, releasingInput: { file.releasePages(before: $0) })
     }
 
-    /// The decoder of `data` when its work is asynchronous.
-    private func asyncDecoder(for data: Data) -> (any AsyncImageDecoding)? {
-        guard decoders.contains(where: { $0 is any AsyncImageDecoding }),
-              let (decoder, _) = try? decoderAndFormat(of: data) else { return nil }
-        return decoder as? any AsyncImageDecoding
+    private func decodeAwaiting(_ data: Data, options: DecodeOptions,
+                                releasingInput: (@Sendable (Int) -> Void)?) async throws(ImageError) -> LoadedImage {
+        // Where no decoder is asynchronous (Linux), nothing is looked up here.
+        guard hasAsyncDecoder else { return try decode(data, options: options, releasingInput: releasingInput) }
+        let found = try decoderAndFormat(of: data)
+        guard let decoder = found.0 as? any AsyncImageDecoding else {
+            return try decode(data, options: options, releasingInput: releasingInput, found: found)
+        }
+        let options = effective(options)
+        let registry = self
+        return try await Self.within(options.limits.maxDecodingTime) { () async throws(ImageError) in
+            var header = try await decoder.asyncHeader(of: data)
+            header.orientation = EXIFReader.orientation(in: data, format: found.1) ?? .up
+            try options.limits.check(header)
+            let context = try registry.stillContext(header: header, options: options)
+            return registry.finishStill(try await decoder.asyncDecode(data, context: context), data: data, context: context)
+        }
     }
+
+    /// Whether any decoder's work is asynchronous (none on Linux).
+    private var hasAsyncDecoder: Bool { decoders.contains { $0 is any AsyncImageDecoding } }
 
     /// The result of `operation`, or ``ImageError/overLimit(_:)`` (``LimitViolation/decodingTime(limit:)``)
     /// once `limit` (if any) has passed on `clock`; the operation is then cancelled and not waited for (a

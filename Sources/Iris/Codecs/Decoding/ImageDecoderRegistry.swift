@@ -69,9 +69,12 @@ public struct ImageDecoderRegistry: Sendable {
         return try decode(file.data, options: options, releasingInput: { file.releasePages(before: $0) })
     }
 
-    private func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?) throws(ImageError) -> LoadedImage {
+    /// The decode itself; `found` is the decoder and format of `data` when the caller has
+    /// already sniffed them (``decodeAwaiting(_:options:)``), so they are not looked for twice.
+    func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?,
+                found: (any ImageDecoding, ImageFormat)? = nil) throws(ImageError) -> LoadedImage {
         let options = effective(options)
-        let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput)
+        let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput, found: found)
         try options.limits.check(header)
         // An animation of one frame (an APNG whose header says so) plays as one too: its frame
         // has a duration, and may not be the default image a still decoder shows. A video over
@@ -154,8 +157,10 @@ public struct ImageDecoderRegistry: Sendable {
         return LoadedImage(bitmap: still, animation: animation, format: header.format, sourceSize: canvas)
     }
 
-    private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
-        let (decoder, format) = try decoderAndFormat(of: data)
+    private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?,
+                                  found: (any ImageDecoding, ImageFormat)? = nil) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
+        let (decoder, format): (any ImageDecoding, ImageFormat)
+        if let found { (decoder, format) = found } else { (decoder, format) = try decoderAndFormat(of: data) }
         var header = try decoder.readHeader(data)
         header.orientation = EXIFReader.orientation(in: data, format: format, releasingInput: releasingInput) ?? .up
         return (decoder, header)

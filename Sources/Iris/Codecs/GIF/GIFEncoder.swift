@@ -17,7 +17,6 @@ struct GIFEncoder: ImageEncoding {
 
     /// The GIF of `bitmap`.
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
-        try bitmap.size.checkEncodable(as: .gif, maxDimension: GIFWriter.maxDimension)
         let indexed = try GIFIndexedImage(bitmap)
         let writer = try GIFWriter(size: bitmap.size, firstFrame: indexed, netscapeLoops: nil)
         try writer.add(indexed, delayCentiseconds: 0, disposal: .unspecified)
