@@ -14,6 +14,15 @@ public protocol ImageCaching: AnyObject, Sendable {
     func remove(for key: ImageCacheKey)
     /// Removes everything.
     func removeAll()
+    /// The best image stored for `key`'s source at any decode size (the same data, orientation
+    /// and processors), with the key it is stored under: what a view can show at once before it
+    /// knows its size. `nil` by default.
+    func image(sameSourceAs key: ImageCacheKey) -> (key: ImageCacheKey, image: LoadedImage)?
+}
+
+extension ImageCaching {
+    /// No lookup by source: a cache that does not index its keys finds nothing.
+    public func image(sameSourceAs key: ImageCacheKey) -> (key: ImageCacheKey, image: LoadedImage)? { nil }
 }
 
 /// A cache of original encoded data, such as ``DataCache`` on disk.

@@ -9,6 +9,12 @@ import Foundation
 ///
 /// An image costing more than ``costLimit`` is not stored.
 ///
+/// The same pixels are held once: storing an image whose bitmap shares its pixels with an image
+/// of the same source already stored under another key (a view that grew and re-keyed its image
+/// without decoding again) moves it to the new key, so the cache never charges one decode twice.
+/// ``image(sameSourceAs:)`` finds the largest image of a source whatever its key: what a view
+/// shows at once before it knows its size.
+///
 /// Under memory pressure (``MemoryPressure``: a memory warning, the app entering the background,
 /// the system's memory-pressure events, as ``MemoryPressureMonitor`` reports them) the cache
 /// gives back what it alone keeps alive; images some view still shows stay, since dropping them
@@ -17,6 +23,56 @@ public final class MemoryCache: ImageCaching, Sendable {
     private struct Entry {
         var image: LoadedImage
         var storedAt: ContinuousClock.Instant
+    }
+
+    /// The stored images in recency order, and the keys of each source (data, orientation and
+    /// processors: the images that differ only in their decode size).
+    private struct State {
+        var list = LRUList<ImageCacheKey, Entry>()
+        var bySource: [ImageCacheKey.Source: Set<ImageCacheKey>] = [:]
+
+        /// Stores `entry` for `key`; returns what left the cache (an older image for `key`, an
+        /// image of the same pixels under another key).
+        mutating func set(_ entry: Entry, cost: Int, for key: ImageCacheKey) -> [Entry] {
+            var left: [Entry] = []
+            let source = key.source
+            if let keys = bySource[source] {
+                for other in keys where other != key {
+                    if let stored = list.peek(other), stored.image.bitmap.sharesStorage(with: entry.image.bitmap),
+                       let removed = remove(other) {
+                        left.append(removed)
+                    }
+                }
+            }
+            if let replaced = list.set(entry, cost: cost, for: key) { left.append(replaced) }
+            bySource[source, default: []].insert(key)
+            return left
+        }
+
+        /// Removes the entry for `key`.
+        mutating func remove(_ key: ImageCacheKey) -> Entry? {
+            guard let removed = list.remove(key) else { return nil }
+            forget(key)
+            return removed.value
+        }
+
+        /// Removes the least recently used entry.
+        mutating func removeLeastRecent() -> Entry? {
+            guard let removed = list.removeLeastRecent() else { return nil }
+            forget(removed.key)
+            return removed.value
+        }
+
+        mutating func removeAll() -> [Entry] {
+            bySource = [:]
+            return list.removeAll()
+        }
+
+        private mutating func forget(_ key: ImageCacheKey) {
+            let source = key.source
+            bySource[source]?.remove(key)
+            if bySource[source]?.isEmpty == true { bySource[source] = nil }
+        }
     }
 
     /// The most the stored images may cost in total, in bytes.
@@ -28,7 +84,7 @@ public final class MemoryCache: ImageCaching, Sendable {
     public let timeToLive: Duration?
 
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let state = LockedState(LRUList<ImageCacheKey, Entry>())
+    private let state = LockedState(State())
 
     /// 15% of physical memory, at most 512 MiB.
     public static var defaultCostLimit: Int {
@@ -58,24 +114,44 @@ public final class MemoryCache: ImageCaching, Sendable {
     /// The image for `key`, which becomes the most recently used; `nil` when absent or expired.
     public func image(for key: ImageCacheKey) -> LoadedImage? {
         guard let timeToLive else {
-            return state.withLock { $0.value(for: key) { $0.image } }
+            return state.withLock { $0.list.value(for: key) { $0.image } }
         }
         let instant = now()
-        let (image, expired) = state.withLock { list -> (LoadedImage?, Entry?) in
-            guard let entry = list.peek(key) else { return (nil, nil) }
+        let (image, expired) = state.withLock { state -> (LoadedImage?, Entry?) in
+            guard let entry = state.list.peek(key) else { return (nil, nil) }
             if entry.storedAt.advanced(by: timeToLive) <= instant {
-                return (nil, list.remove(key)?.value)
+                return (nil, state.remove(key))
             }
-            list.touch(key)
+            state.list.touch(key)
             return (entry.image, nil)
         }
         _ = expired // released here, outside the lock
         return image
     }
 
+    /// The image with the most pixels among those stored for `key`'s source (the same data,
+    /// orientation and processors, decoded at any size), with its key; `nil` when there is none
+    /// (or it expired). The order of recency does not change.
+    public func image(sameSourceAs key: ImageCacheKey) -> (key: ImageCacheKey, image: LoadedImage)? {
+        let instant = timeToLive == nil ? nil : now()
+        return state.withLock { state -> (key: ImageCacheKey, image: LoadedImage)? in
+            guard let keys = state.bySource[key.source] else { return nil }
+            var best: (key: ImageCacheKey, image: LoadedImage)?
+            for candidate in keys {
+                guard let entry = state.list.peek(candidate) else { continue }
+                if let instant, let timeToLive, entry.storedAt.advanced(by: timeToLive) <= instant { continue }
+                if best.map({ $0.image.bitmap.size.pixelCount < entry.image.bitmap.size.pixelCount }) ?? true {
+                    best = (candidate, entry.image)
+                }
+            }
+            return best
+        }
+    }
+
     /// Stores `image` for `key` as the most recently used, evicting the least recently used
     /// images until the limits hold. An image costing more than ``costLimit`` is not stored (and
-    /// an older image for `key` is removed).
+    /// an older image for `key` is removed). An image of the same pixels stored under another
+    /// key of the same source moves to `key`: its pixels are charged once.
     public func store(_ image: LoadedImage, for key: ImageCacheKey) {
         let cost = image.cost
         guard cost <= costLimit, countLimit > 0 else {
@@ -83,12 +159,11 @@ public final class MemoryCache: ImageCaching, Sendable {
             return
         }
         let entry = Entry(image: image, storedAt: now())
-        let evicted = state.withLock { list -> [Entry] in
-            var evicted: [Entry] = []
-            if let replaced = list.set(entry, cost: cost, for: key) { evicted.append(replaced) }
-            while list.totalCost > costLimit || list.count > countLimit,
-                  let removed = list.removeLeastRecent() {
-                evicted.append(removed.value)
+        let evicted = state.withLock { state -> [Entry] in
+            var evicted = state.set(entry, cost: cost, for: key)
+            while state.list.totalCost > costLimit || state.list.count > countLimit,
+                  let removed = state.removeLeastRecent() {
+                evicted.append(removed)
             }
             return evicted
         }
@@ -111,11 +186,11 @@ public final class MemoryCache: ImageCaching, Sendable {
     public func removeExpired() {
         guard let timeToLive else { return }
         let instant = now()
-        let removed = state.withLock { list -> [Entry] in
+        let removed = state.withLock { state -> [Entry] in
             var removed: [Entry] = []
-            for key in list.keysByRecency {
-                if let entry = list.peek(key), entry.storedAt.advanced(by: timeToLive) <= instant,
-                   let value = list.remove(key)?.value {
+            for key in state.list.keysByRecency {
+                if let entry = state.list.peek(key), entry.storedAt.advanced(by: timeToLive) <= instant,
+                   let value = state.remove(key) {
                     removed.append(value)
                 }
             }
@@ -141,11 +216,11 @@ public final class MemoryCache: ImageCaching, Sendable {
     /// Removes the least recently used images that only this cache holds until the total cost is
     /// at most `cost` (or none such is left).
     public func trim(toCost cost: Int) {
-        let removed = state.withLock { list -> [Entry] in
+        let removed = state.withLock { state -> [Entry] in
             var removed: [Entry] = []
-            for key in list.keysByRecency.reversed() where list.totalCost > cost {
-                let onlyHere = list.withValue(for: key) { $0.image.isOnlyCopy() } ?? false
-                if onlyHere, let entry = list.remove(key) { removed.append(entry.value) }
+            for key in state.list.keysByRecency.reversed() where state.list.totalCost > cost {
+                let onlyHere = state.list.withValue(for: key) { $0.image.isOnlyCopy() } ?? false
+                if onlyHere, let entry = state.remove(key) { removed.append(entry) }
             }
             return removed
         }
@@ -153,14 +228,14 @@ public final class MemoryCache: ImageCaching, Sendable {
     }
 
     /// Total cost of the stored images, in bytes.
-    public var totalCost: Int { state.withLock { $0.totalCost } }
+    public var totalCost: Int { state.withLock { $0.list.totalCost } }
 
     /// Number of stored images.
-    public var count: Int { state.withLock { $0.count } }
+    public var count: Int { state.withLock { $0.list.count } }
 
     /// Whether an image is stored for `key` (expired or not); does not change the order.
-    public func contains(_ key: ImageCacheKey) -> Bool { state.withLock { $0.contains(key) } }
+    public func contains(_ key: ImageCacheKey) -> Bool { state.withLock { $0.list.contains(key) } }
 
     /// Keys from the most to the least recently used (for tests and diagnostics).
-    var keysByRecency: [ImageCacheKey] { state.withLock { $0.keysByRecency } }
+    var keysByRecency: [ImageCacheKey] { state.withLock { $0.list.keysByRecency } }
 }

@@ -31,6 +31,14 @@ extension ImagePipeline {
             caches.image(for: request, keys: pipeline.graph.keys(for: request))
         }
 
+        /// The image with the most pixels that the memory cache holds of `request`'s source (its
+        /// data, orientation and processors) decoded at any size: what a view can show in its
+        /// first frame before it knows its slot (then it decodes again only if the slot needs
+        /// more pixels). `nil` when the cache has none, or the request's policy ignores caches.
+        public func imageOfSameSource(as request: ImageRequest) -> LoadedImage? {
+            caches.imageOfSameSource(for: request, keys: pipeline.graph.keys(for: request))
+        }
+
         /// Puts `image` in the memory cache as `request`'s result.
         public func store(_ image: LoadedImage, for request: ImageRequest) {
             caches.storeImage(image, for: pipeline.imageKey(for: request))

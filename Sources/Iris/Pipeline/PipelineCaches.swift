@@ -50,6 +50,15 @@ struct PipelineCaches: Sendable {
     /// Stores `image` for `key` as it is.
     func storeImage(_ image: LoadedImage, for key: ImageCacheKey) { memory?.store(image, for: key) }
 
+    /// The best image of `request`'s source in the memory cache at any decode size
+    /// (``ImageCaching/image(sameSourceAs:)``), at the request's scale.
+    func imageOfSameSource(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
+        guard request.cachePolicy != .reloadIgnoringCache,
+              var image = memory?.image(sameSourceAs: keys.image)?.image else { return nil }
+        image.scale = request.scale
+        return image
+    }
+
     /// Removes the image for `key`.
     func removeImage(for key: ImageCacheKey) { memory?.remove(for: key) }
 

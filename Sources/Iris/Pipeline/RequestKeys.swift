@@ -95,6 +95,17 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     /// processors): what a view may keep showing while a larger decode of it loads.
     package func hasSameData(as other: ImageCacheKey) -> Bool { data == other.data }
 
+    /// What images of one source share whatever size they were decoded at: the data, the
+    /// orientation switch and the processors.
+    package struct Source: Hashable, Sendable {
+        let data: DataKey
+        let skipsOrientation: Bool
+        let processors: [String]
+    }
+
+    /// This key without its decode size.
+    package var source: Source { Source(data: data, skipsOrientation: skipsOrientation, processors: processors) }
+
     /// Hashes what tells images apart in few steps: the source's name, the target and switches
     /// packed in two words, then any processors. A memory hit hashes its key once per lookup;
     /// equality still compares every field.

@@ -16,67 +16,66 @@ extension ImageModel {
     /// source stays on screen, and the request loads at the next layout.
     public func load(_ request: ImageRequest, in slot: ImageSlot, displayScale: Double) {
         let dataKey = pipeline.dataKey(for: request)
-        guard let target = ViewTargetSize.decodeTarget(for: slot, displayScale: displayScale, imageScale: request.scale,
-                                                       contentMode: slotContentMode) else {
+        let shownOfSource = imageShown(ofSource: request, dataKey: dataKey)
+        let plan = sizing.plan(for: request, dataKey: dataKey, in: slot, displayScale: displayScale,
+                               contentMode: slotContentMode,
+                               shown: shownOfSource.map { ($0.sourceSize, $0.bitmap.size) })
+        switch plan {
+        case .noDisplay:
             if let shown = self.request, pipeline.dataKey(for: shown) == dataKey { return }
-            let pending = viewRequest
+            let pending = sizing.viewRequest
             reset()
-            viewRequest = pending
-            return
-        }
-        let shownSource: PixelSize? = if let image = phase.loadedImage, !image.isPreview,
-                                         let shown = self.request, pipeline.dataKey(for: shown) == dataKey {
-            image.sourceSize
-        } else {
-            nil
-        }
-        let previous = sizeTracker.current
-        let decision = sizeTracker.decision(for: target, dataKey: dataKey, shownSource: shownSource)
-        naturalScale = request.scale
-        switch decision {
-        case .load(let target):
-            show(Self.sized(request, for: target))
-        case .keep:
-            show(Self.sized(request, for: sizeTracker.current ?? target))
-        case .rekey(let target):
-            let sized = Self.sized(request, for: target)
-            if case .success(let image) = phase, let previous,
-               pipeline.identity(of: Self.sized(request, for: previous)) == requestKeys?.identity {
-                // Same source, processors and settings; only the box changed, not the pixels.
-                pipeline.cache.store(image, for: sized)
-                self.request = sized
-                requestKeys = pipeline.keys(for: sized)
-                if !privateEntries.isEmpty { privateEntries.noteLoad(sized, dataKey: dataKey, pipeline: pipeline) }
-            } else {
-                show(sized)
-            }
+            sizing.viewRequest = pending
+        case .load(let sized):
+            show(sized)
+        case .rekey(let sized):
+            guard let image = shownOfSource, case .success = phase else { return show(sized) }
+            // Same source, processors and settings; only the box changed, not the pixels: the
+            // cache moves the image to the new key (its pixels are charged once).
+            pipeline.cache.store(image, for: sized)
+            self.request = sized
+            requestKeys = pipeline.keys(for: sized)
+            if !privateEntries.isEmpty { privateEntries.noteLoad(sized, dataKey: dataKey, pipeline: pipeline) }
         }
     }
 
-    /// `request` with the target size, scale and content mode of `target`.
-    static func sized(_ request: ImageRequest, for target: ViewTargetSize.Target) -> ImageRequest {
-        var sized = request
-        sized.targetSize = CGSize(width: Double(target.pixels.width) / target.scale,
-                                  height: Double(target.pixels.height) / target.scale)
-        sized.scale = target.scale
-        sized.contentMode = target.contentMode
-        return sized
+    /// The final image shown, when it is of `request`'s source (its data, orientation and
+    /// processors) at any decode size.
+    private func imageShown(ofSource request: ImageRequest, dataKey: String) -> LoadedImage? {
+        guard let image = phase.loadedImage, !image.isPreview, let shown = self.request,
+              pipeline.dataKey(for: shown) == dataKey,
+              pipeline.imageKey(for: shown).source == pipeline.imageKey(for: request).source else { return nil }
+        return image
     }
 
     /// Shows `request` in a view: a request without a target size is decoded for the slot the
     /// view is laid out in (``viewLayoutDidChange(slot:displayScale:)``), once it has been laid
     /// out; a request with a target size loads as it is. `nil` resets at once.
     public func loadForView(_ request: ImageRequest?) {
-        viewRequest = request
+        sizing.viewRequest = request
         forgetPrivateEntries(keeping: request)
         guard let request else { return reset() }
         guard request.targetSize == nil else { return load(request) }
-        guard let viewLayout else {                     // not laid out yet: nothing of another request stays up
+        guard let viewLayout = sizing.viewLayout else { return showBeforeLayout(request) }
+        load(request, in: viewLayout.slot, displayScale: viewLayout.scale)
+    }
+
+    /// A view not laid out yet shows the best decode of `request`'s source the memory cache
+    /// holds, at once (a second view of a photo already shown: no placeholder, no download);
+    /// its first layout then decodes again only if the slot needs more pixels. Without one,
+    /// nothing of another request stays up, and the load waits for the layout.
+    private func showBeforeLayout(_ request: ImageRequest) {
+        guard let cached = pipeline.cache.imageOfSameSource(as: request) else {
             reset()
-            viewRequest = request
+            sizing.viewRequest = request
             return
         }
-        load(request, in: viewLayout.slot, displayScale: viewLayout.scale)
+        reset()
+        sizing.viewRequest = request
+        sizing.naturalScale = request.scale
+        self.request = request
+        requestKeys = pipeline.keys(for: request)
+        setPhase(.success(cached), animated: false)
     }
 
     /// The view showing ``loadForView(_:)``'s request was laid out in `slot` on a display of
@@ -84,15 +83,15 @@ extension ImageModel {
     /// another screen): decodes again if that needs other pixels (see
     /// ``load(_:in:displayScale:)``).
     public func viewLayoutDidChange(slot: ImageSlot, displayScale: Double) {
-        viewLayout = (slot, displayScale)
-        guard let viewRequest, viewRequest.targetSize == nil else { return }
+        sizing.viewLayout = (slot, displayScale)
+        guard let viewRequest = sizing.viewRequest, viewRequest.targetSize == nil else { return }
         load(viewRequest, in: slot, displayScale: displayScale)
     }
 
     /// The display the view is on changed its scale (a window moved to another screen): decodes
     /// again for the slot last laid out if that needs more pixels.
     public func displayScaleDidChange(_ displayScale: Double) {
-        guard let viewLayout, viewLayout.scale != displayScale else { return }
+        guard let viewLayout = sizing.viewLayout, viewLayout.scale != displayScale else { return }
         viewLayoutDidChange(slot: viewLayout.slot, displayScale: displayScale)
     }
 
@@ -106,7 +105,7 @@ extension ImageModel {
     public func dataRequest(id: some Equatable & Sendable, cacheKey: String? = nil, targetSize: CGSize? = nil,
                             place: ViewPlace? = nil,
                             load: @escaping @Sendable () async throws -> Data) -> ImageRequest {
-        let key = dataSourceKeys.key(id: id, cacheKey: cacheKey, place: place)
+        let key = sizing.dataSourceKeys.key(id: id, cacheKey: cacheKey, place: place)
         let request = ImageRequest(source: .data(id: key.string, load: load), targetSize: targetSize)
         if key.isPrivate { privateEntries.addPrivateKey(pipeline.dataKey(for: request)) }
         return request
@@ -125,8 +124,7 @@ extension ImageModel {
     /// another view shows it. A shown image stays.
     public func viewDidDisappear() {
         isOnScreen = false
-        visibility.update(.owner) { $0.onScreen = false }
-        updatePlayback()
+        playback.update { $0.update(.owner) { $0.onScreen = false } }
         if let retryTimer {
             retryTimer.cancel()
             self.retryTimer = nil
@@ -141,8 +139,7 @@ extension ImageModel {
     /// ``viewDidDisappear()`` starts again, a retry that waited runs, the animation plays on.
     public func viewDidAppear() {
         isOnScreen = true
-        visibility.update(.owner) { $0.onScreen = true }
-        updatePlayback()
+        playback.update { $0.update(.owner) { $0.onScreen = true } }
         if retryIsPending {
             retryIsPending = false
             retry()
@@ -157,19 +154,37 @@ extension ImageModel {
     /// the view scrolled out of or into its scroll view's visible area (`scrollViewport`): the
     /// animation pauses while it cannot be seen. Loads go on. `nil` leaves a condition as it was.
     public func viewVisibilityDidChange(window: Bool? = nil, scrollViewport: Bool? = nil) {
-        visibility.update(.owner) { state in
-            if let window { state.windowVisible = window }
-            if let scrollViewport { state.inScrollViewport = scrollViewport }
+        playback.update {
+            $0.update(.owner) { state in
+                if let window { state.windowVisible = window }
+                if let scrollViewport { state.inScrollViewport = scrollViewport }
+            }
         }
-        updatePlayback()
     }
 
     /// The app went to the background (`false`) or came back (`true`): animations pause while
     /// it is not active. Loads go on.
     public func appDidChange(isActive active: Bool) {
-        visibility.appActive = active
-        updatePlayback()
+        playback.update { $0.appActive = active }
     }
+
+    /// The user's accessibility preferences changed (or are first read): animated images play
+    /// only while `playsAnimatedImages` (SwiftUI's `accessibilityPlayAnimatedImages`,
+    /// `AccessibilitySettings.animatedImagesEnabled`), clips only while `autoplaysVideo`
+    /// (`UIAccessibility.isVideoAutoplayEnabled`); otherwise the first frame or the poster shows.
+    /// `nil` leaves a preference as it was.
+    public func userPreferencesDidChange(playsAnimatedImages: Bool? = nil, autoplaysVideo: Bool? = nil) {
+        playback.update { visibility in
+            if let playsAnimatedImages { visibility.userPlaysAnimatedImages = playsAnimatedImages }
+            if let autoplaysVideo { visibility.userAutoplaysVideo = autoplaysVideo }
+        }
+    }
+
+    /// Whether a view needs to follow its scroll views' scrolling to report
+    /// ``viewVisibilityDidChange(window:scrollViewport:)``: only while something can play (an
+    /// animation, a clip). A still image costs its view nothing per scrolled frame. Observable:
+    /// a view reading it is told when it changes.
+    public var tracksScrollVisibility: Bool { playback.hasSomethingToPlay }
 
     /// A view that shows this model without owning it (`IrisImage(model:)`) reports whether it
     /// is on screen, whether its window is visible, whether it is inside its scroll view's
@@ -177,19 +192,19 @@ extension ImageModel {
     /// view showing it can see it. `nil` leaves a condition as it was. Never loads or cancels.
     public func viewer(_ viewer: ImageViewer, onScreen: Bool? = nil, window: Bool? = nil,
                        scrollViewport: Bool? = nil, animates: Bool? = nil) {
-        visibility.update(.shared(ObjectIdentifier(viewer))) { state in
-            if let onScreen { state.onScreen = onScreen }
-            if let window { state.windowVisible = window }
-            if let scrollViewport { state.inScrollViewport = scrollViewport }
-            if let animates { state.animates = animates }
+        playback.update {
+            $0.update(.shared(ObjectIdentifier(viewer))) { state in
+                if let onScreen { state.onScreen = onScreen }
+                if let window { state.windowVisible = window }
+                if let scrollViewport { state.inScrollViewport = scrollViewport }
+                if let animates { state.animates = animates }
+            }
         }
-        updatePlayback()
     }
 
     /// A sharing view is gone for good: it counts no more.
     public func viewerDidLeave(_ viewer: ImageViewer) {
-        visibility.remove(.shared(ObjectIdentifier(viewer)))
-        updatePlayback()
+        playback.update { $0.remove(.shared(ObjectIdentifier(viewer))) }
     }
 
     // MARK: Animation
@@ -200,16 +215,5 @@ extension ImageModel {
     public var displayedPhase: ImagePhase {
         guard playsAnimations, let player = animationPlayer else { return phase }
         return phase.showing(frame: player.currentFrame)
-    }
-
-    /// Whether the animation should run now (``PlaybackVisibility``).
-    var shouldPlayAnimations: Bool { visibility.shouldPlay }
-
-    /// Plays or pauses the animation player to match ``shouldPlayAnimations``; tells the video
-    /// playback what the views can see.
-    func updatePlayback() {
-        videoPlayback?.follow(visibility)
-        guard let animationPlayer else { return }
-        if shouldPlayAnimations { animationPlayer.play() } else { animationPlayer.pause() }
     }
 }

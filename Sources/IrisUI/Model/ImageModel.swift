@@ -8,6 +8,11 @@ import Observation
 /// something else owns. All decoding, resizing and caching happens in the ``/Iris/ImagePipeline`` off
 /// the main actor; the model only assigns ``phase`` on the main actor.
 ///
+/// The model is three parts with one job each: loading and retrying (this file), sizing and the
+/// keys of what a view shows (`ViewSizing`, `DecodeSizeTracker`, `DataSourceKeys`), and playing
+/// what can play while a view can see it (`ModelPlayback`, `PlaybackVisibility`). Views forward
+/// their events (`ImageModel+View.swift`) and decide nothing.
+///
 /// ```swift
 /// let model = ImageModel()
 /// model.load(ImageRequest(url: url, targetSize: CGSize(width: 100, height: 100), scale: 3))
@@ -32,20 +37,20 @@ public final class ImageModel {
 
     /// Plays the animation of the image shown, when it has more than one frame: views show its
     /// ``AnimationPlayer/currentFrame``. Paused while the owning view is off screen.
-    public private(set) var animationPlayer: AnimationPlayer?
+    public var animationPlayer: AnimationPlayer? { playback.animationPlayer }
 
     /// Plays the clip of a video shown (``/Iris/LoadedImage/video``: its poster is the phase's
     /// image); views with a player (Apple platforms) follow it. `nil` when no video is shown. A
     /// video plays as a clip, never frame by frame through ``animationPlayer``.
-    public private(set) var videoPlayback: VideoPlayback?
+    public var videoPlayback: VideoPlayback? { playback.videoPlayback }
 
     /// Whether animations and videos play (a view's "first frame only" switch turns this off):
     /// an animation plays while this is on, its app is active and a view showing it is visible
     /// (see ``viewDidAppear()``, ``viewVisibilityDidChange(window:scrollViewport:)``, ``ImageViewer``).
     public var playsAnimations = true {
         didSet {
-            visibility.switchedOn = playsAnimations
-            updatePlayback()
+            let on = playsAnimations
+            playback.update { $0.switchedOn = on }
         }
     }
 
@@ -92,25 +97,16 @@ public final class ImageModel {
     /// A retry that came due (or was waiting) while the view was off screen.
     @ObservationIgnored var retryIsPending = false
     @ObservationIgnored var retryTimer: Task<Void, Never>?
-    @ObservationIgnored var sizeTracker = DecodeSizeTracker()
-    /// The scale of the request a view asked for, when the shown request was sized for its slot:
-    /// images are shown at their natural point size at that scale (``ViewTargetSize/naturalScale(of:requestScale:)``).
-    @ObservationIgnored var naturalScale: Double?
-    /// What a view asked to show with ``loadForView(_:)``, and the slot it is laid out in.
-    @ObservationIgnored var viewRequest: ImageRequest?
-    @ObservationIgnored var viewLayout: (slot: ImageSlot, scale: Double)?
-    /// Keys of the `.data` sources a view shows (``dataRequest(id:cacheKey:targetSize:place:load:)``).
-    @ObservationIgnored var dataSourceKeys = DataSourceKeys()
     /// Whether the owning view is on screen: loads and retries wait while it is not.
     @ObservationIgnored var isOnScreen = true
-    /// Whether an animation may play: switched on, app active, some view showing it visible.
-    @ObservationIgnored var visibility = PlaybackVisibility()
+    /// The sizing part: what a view asked for, its slot, what was decoded for it.
+    @ObservationIgnored var sizing = ViewSizing()
+    /// The playing part: the animation player, the video playback, the visibility policy.
+    @ObservationIgnored let playback = ModelPlayback()
     /// What this model cached under keys private to its view, removed when those keys die.
     @ObservationIgnored nonisolated let privateEntries = PrivateCacheEntries()
     /// The running pipeline task, reachable from `deinit`.
     @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
-    /// The data key of the source whose video ``videoPlayback`` plays.
-    @ObservationIgnored var videoDataKey: String?
     /// Sees every phase as it is set (tests record exact sequences with it).
     @ObservationIgnored var phaseObserver: ((ImagePhase) -> Void)?
 
@@ -136,7 +132,7 @@ public final class ImageModel {
     /// shown before this returns (no placeholder is ever drawn for it). Loading the request that
     /// is already shown or loading does nothing; `nil` resets.
     public func load(_ request: ImageRequest?) {
-        naturalScale = nil
+        sizing.naturalScale = nil
         show(request)
     }
 
@@ -174,11 +170,10 @@ public final class ImageModel {
         retryIsPending = false
         request = nil
         requestKeys = nil
-        viewRequest = nil
-        naturalScale = nil
+        sizing.viewRequest = nil
+        sizing.forgetDecodes()
         failedAttempts = 0
-        sizeTracker.reset()
-        setPhase(.empty, animated: false)
+        if phase.kind != .empty { setPhase(.empty, animated: false) }   // an empty model stays quiet
     }
 
     /// Loads the current request again after a failure (or a cancel), skipping nothing: the
@@ -314,7 +309,7 @@ public final class ImageModel {
     }
 
     /// Applies a phase change: through ``phaseChangeAnimator`` when it is animated.
-    private func setPhase(_ newPhase: ImagePhase, animated: Bool) {
+    func setPhase(_ newPhase: ImagePhase, animated: Bool) {
         let newPhase = atNaturalScale(newPhase)
         if animated, let phaseChangeAnimator {
             phaseChangeAnimator { self.applyPhase(newPhase, animated: true) }
@@ -325,7 +320,7 @@ public final class ImageModel {
 
     /// `phase` with its image at its natural scale when the request was sized for a view's slot.
     private func atNaturalScale(_ phase: ImagePhase) -> ImagePhase {
-        guard let naturalScale else { return phase }
+        guard let naturalScale = sizing.naturalScale else { return phase }
         switch phase {
         case .success(var image):
             image.scale = ViewTargetSize.naturalScale(of: image, requestScale: naturalScale)
@@ -339,45 +334,13 @@ public final class ImageModel {
     }
 
     private func applyPhase(_ newPhase: ImagePhase, animated: Bool) {
-        updateAnimationPlayer(for: newPhase)
-        updateVideoPlayback(for: newPhase)
+        playback.show(newPhase, dataKey: { [request, pipeline] in request.map(pipeline.dataKey(for:)) }, clock: clock)
         let isResult = switch newPhase {
         case .success, .failure: true
         case .empty, .loading, .preview: false
         }
         shown = Shown(phase: newPhase, animatesPhaseChange: animated, resultCount: shown.resultCount &+ (isResult ? 1 : 0))
         phaseObserver?(newPhase)
-    }
-
-    /// A player for a final image with frames (not a video's: its clip plays); none otherwise.
-    private func updateAnimationPlayer(for newPhase: ImagePhase) {
-        guard case .success(let image) = newPhase, image.video == nil, let animation = image.animation,
-              animation.frameCount > 1 else {
-            animationPlayer?.pause()
-            if animationPlayer != nil { animationPlayer = nil }
-            return
-        }
-        animationPlayer?.pause()
-        animationPlayer = AnimationPlayer(animation: animation, firstFrame: image.bitmap, clock: clock)
-        updatePlayback()
-    }
-}
-
-extension ImageModel {
-    /// A playback for a video shown; none otherwise. A video of the same source shown again (a
-    /// larger decode of it, its smaller one kept up meanwhile) keeps its playback: the player
-    /// goes on.
-    fileprivate func updateVideoPlayback(for newPhase: ImagePhase) {
-        guard let video = newPhase.loadedImage?.video else {
-            videoPlayback = nil
-            return
-        }
-        let dataKey = request.map(pipeline.dataKey(for:))
-        if let videoPlayback, dataKey != nil, dataKey == videoDataKey, videoPlayback.video.format == video.format { return }
-        videoDataKey = dataKey
-        let playback = VideoPlayback(video: video)
-        playback.follow(visibility)
-        videoPlayback = playback
     }
 }
 

@@ -57,3 +57,11 @@ public enum ImageViewDisplay: Sendable {
         }
     }
 }
+
+/// Whether a UIKit or AppKit image view is an accessibility element: what the app set, when it
+/// set it (`isAccessibilityElement = false` hides a decorative image from VoiceOver for good);
+/// otherwise once it shows an image, read as an image (name it with `accessibilityLabel`).
+public enum ImageViewAccessibility {
+    /// `explicit` when the app set it, else whether an image is shown.
+    public static func isElement(showsImage: Bool, explicit: Bool?) -> Bool { explicit ?? showsImage }
+}

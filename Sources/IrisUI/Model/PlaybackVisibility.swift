@@ -14,7 +14,13 @@ public final class ImageViewer {
 /// active, and some view that shows it is visible. A view is visible while it is on screen
 /// (appeared; in a window), its window is not covered (macOS occlusion), and it is inside its
 /// scroll view's visible area. The owning view and every view sharing the model
-/// (``ImageViewer``) count; a model no view has reported on yet plays (a model driven by code).
+/// (``ImageViewer``) count. A model no view has ever reported on plays (a model driven by code);
+/// once views have shown it, it plays only while one of them can see it, so the last viewer
+/// leaving (a detail view popped, a tab switched away) stops it.
+///
+/// The user's preferences come first: animated images play only while the system's "Animated
+/// Images" setting is on (``userPlaysAnimatedImages``), and clips only while video auto-play is on
+/// (``userAutoplaysVideo``); with either off the poster or first frame shows.
 struct PlaybackVisibility {
     /// What one view reported.
     struct ViewState: Equatable {
@@ -37,21 +43,44 @@ struct PlaybackVisibility {
     var switchedOn = true
     /// Whether the app is active (not in the background).
     var appActive = true
+    /// The system's accessibility setting for animated images (SwiftUI's
+    /// `accessibilityPlayAnimatedImages`, `AccessibilitySettings.animatedImagesEnabled`).
+    var userPlaysAnimatedImages = true
+    /// The system's video auto-play setting (`UIAccessibility.isVideoAutoplayEnabled` on iOS and
+    /// tvOS; the animated-images setting where there is none).
+    var userAutoplaysVideo = true
     private var views: [Viewer: ViewState] = [:]
+    /// Whether any view ever reported: a model no view has shown is driven by code.
+    private var hadViews = false
 
-    /// Whether the animation should run now.
-    var shouldPlay: Bool {
-        switchedOn && appActive && (views.isEmpty || views.values.contains(where: \.isVisible))
+    /// Whether some view can see the model now (or none ever reported).
+    private var someViewVisible: Bool {
+        hadViews ? views.values.contains(where: \.isVisible) : true
     }
 
-    /// Whether some view showing the model is on screen (or none has reported): a video keeps
-    /// its player only then.
+    /// Whether an animated image should run now.
+    var shouldPlay: Bool {
+        switchedOn && appActive && userPlaysAnimatedImages && someViewVisible
+    }
+
+    /// Whether a clip should play now (a player exists only while ``wantsVideoPlayer``).
+    var shouldPlayVideo: Bool {
+        wantsVideoPlayer && appActive && someViewVisible
+    }
+
+    /// Whether some view showing the model is on screen (or none ever reported).
     var someViewOnScreen: Bool {
-        views.isEmpty || views.values.contains(where: \.onScreen)
+        hadViews ? views.values.contains(where: \.onScreen) : true
+    }
+
+    /// Whether a clip should have a player: switched on, auto-play allowed, some view on screen.
+    var wantsVideoPlayer: Bool {
+        switchedOn && userAutoplaysVideo && someViewOnScreen
     }
 
     /// Changes what `viewer` reported.
     mutating func update(_ viewer: Viewer, _ change: (inout ViewState) -> Void) {
+        hadViews = true
         change(&views[viewer, default: ViewState()])
     }
 

@@ -9,8 +9,10 @@ import Observation
 /// once the player has its first frame ready (``showsPlayer``, after
 /// ``playerDidBecomeReady()``). The clip plays muted (``isMuted``) and looping (``loops``) while
 /// the policy that plays animated images allows it (``isPlaying``): switched on
-/// (``ImageModel/playsAnimations``, a view's `.animatesFrames`), the app active, a view showing
-/// it visible (on screen, in its scroll view's visible area, its window not covered). Off
+/// (``ImageModel/playsAnimations``, a view's `.animatesFrames`), video auto-play on in the
+/// system's accessibility settings, the app active, a view showing it visible (on screen, in its
+/// scroll view's visible area, its window not covered). The player starts at the poster's frame
+/// (``startSeconds``) and is given no audio track (``includesAudioTracks``). Off
 /// screen, or switched off, the player is let go (``wantsPlayer`` false) and the poster shows;
 /// a player that fails (``playerDidFail(reason:)``) is let go for good and the poster stays: the
 /// view is never blank.
@@ -34,6 +36,17 @@ public final class VideoPlayback {
     public let isMuted = true
     /// Whether the clip starts again at its end: always.
     public let loops = true
+    /// Whether the player is given the clip's audio tracks: never. A muted player of a clip that
+    /// has sound can still activate the app's audio session and stop the user's music; a player
+    /// given only the video track has nothing to play through it, so it never touches the session
+    /// (and the app's audio category is never changed).
+    public let includesAudioTracks = false
+    /// Where the player starts, in seconds from the clip's start: the time of the poster
+    /// (``/Iris/EncodedVideo/posterSeconds``, the first frame that is not black). A clip that
+    /// fades in from black would otherwise go poster, black, picture when its player appears;
+    /// started at the poster's frame it goes on from the very frame already shown. Loops start
+    /// at the beginning.
+    public var startSeconds: Double { video.posterSeconds }
     /// Whether a view should have a player for the clip now; when this turns false the view
     /// lets its player go.
     public private(set) var wantsPlayer = false
@@ -77,8 +90,8 @@ public final class VideoPlayback {
     /// Follows the visibility policy of the model's animations: a player while switched on and
     /// a view showing it is on screen, playing while one can see it.
     func follow(_ visibility: PlaybackVisibility) {
-        let wanted = error == nil && visibility.switchedOn && visibility.someViewOnScreen
-        apply(wantsPlayer: wanted, isPlaying: wanted && visibility.shouldPlay)
+        let wanted = error == nil && visibility.wantsVideoPlayer
+        apply(wantsPlayer: wanted, isPlaying: wanted && visibility.shouldPlayVideo)
     }
 
     private func apply(wantsPlayer wanted: Bool, isPlaying playing: Bool) {

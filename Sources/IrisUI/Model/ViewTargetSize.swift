@@ -124,26 +124,42 @@ struct DecodeSizeTracker {
     /// The target last asked for (decoded, loading or re-keyed).
     private(set) var current: ViewTargetSize.Target?
 
-    /// What to do for a view now needing `needed` of the source `key`; `shownSource` is the
-    /// source size of its image shown, when one is.
+    /// What to do for a view now needing `needed` of the source `key`; `shown` is the source
+    /// size and the decoded pixels of its image shown, when one is (of that source).
+    ///
+    /// Before anything was decoded for the view, an image of the source already shown (found in
+    /// memory before the first layout) is re-keyed when it covers what `needed` asks of it
+    /// without pinning twice that: a second view of a photo in memory shows it at once and
+    /// decodes nothing.
     mutating func decision(for needed: ViewTargetSize.Target, dataKey key: String,
-                           shownSource: PixelSize?) -> Decision {
-        guard key == dataKey, let current else { return take(.load(needed), dataKey: key) }
+                           shown: (source: PixelSize, pixels: PixelSize)?) -> Decision {
+        guard key == dataKey, let current else {
+            if let shown, Self.serves(have: shown.pixels, want: needed.decodeTarget.outputSize(for: shown.source)) {
+                return take(.rekey(needed), dataKey: key)
+            }
+            return take(.load(needed), dataKey: key)
+        }
         if needed == current { return .keep }
         let have: PixelSize
         let want: PixelSize
-        if let shownSource {
-            have = current.decodeTarget.outputSize(for: shownSource)
-            want = needed.decodeTarget.outputSize(for: shownSource)
+        if let shown {
+            have = current.decodeTarget.outputSize(for: shown.source)
+            want = needed.decodeTarget.outputSize(for: shown.source)
             if have == want { return take(.rekey(needed), dataKey: key) }
         } else {
             guard needed.contentMode == current.contentMode else { return take(.load(needed), dataKey: key) }
             have = current.pixels
             want = needed.pixels
         }
+        return Self.serves(have: have, want: want) ? .keep : take(.load(needed), dataKey: key)
+    }
+
+    /// Whether a decode of `have` pixels serves a need of `want`: it covers it, and is not at
+    /// least twice as large on both sides.
+    private static func serves(have: PixelSize, want: PixelSize) -> Bool {
         let covers = have.width >= want.width && have.height >= want.height
         let pinsDouble = have.width >= 2 * want.width && have.height >= 2 * want.height
-        return covers && !pinsDouble ? .keep : take(.load(needed), dataKey: key)
+        return covers && !pinsDouble
     }
 
     private mutating func take(_ decision: Decision, dataKey key: String) -> Decision {

@@ -293,7 +293,9 @@ struct ViewDecisionTests {
         model.viewer(list, window: false)
         #expect(!player.isPlaying)
         model.viewerDidLeave(list)
-        #expect(player.isPlaying)                                         // no view left: code drives it again
+        #expect(!player.isPlaying)                                        // no view left: nobody watches
+        model.viewer(list, onScreen: true)
+        #expect(player.isPlaying)
         model.appDidChange(isActive: false)
         #expect(!player.isPlaying)
         #expect(await modelEventually { clock.sleeperCount == 0 })

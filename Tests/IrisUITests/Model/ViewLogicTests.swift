@@ -42,20 +42,20 @@ struct ViewLogicTests {
             .init(pixels: PixelSize(width: width, height: height), contentMode: mode, scale: 3)
         }
         var tracker = DecodeSizeTracker()
-        #expect(tracker.decision(for: target(1280, 112), dataKey: "a", shownSource: nil) == .load(target(1280, 112)))
+        #expect(tracker.decision(for: target(1280, 112), dataKey: "a", shown: nil) == .load(target(1280, 112)))
         // Loading, source unknown: boxes compared.
-        #expect(tracker.decision(for: target(1152, 112), dataKey: "a", shownSource: nil) == .keep)
-        #expect(tracker.decision(for: target(1280, 896), dataKey: "a", shownSource: nil) == .load(target(1280, 896)))
+        #expect(tracker.decision(for: target(1152, 112), dataKey: "a", shown: nil) == .keep)
+        #expect(tracker.decision(for: target(1280, 896), dataKey: "a", shown: nil) == .load(target(1280, 896)))
         // Shown, 1600×1200 source: both boxes cover it with 1280×960, so the new box re-keys.
         var shown = DecodeSizeTracker()
-        _ = shown.decision(for: target(1280, 112), dataKey: "a", shownSource: nil)
-        #expect(shown.decision(for: target(1280, 896), dataKey: "a", shownSource: PixelSize(width: 1600, height: 1200))
+        _ = shown.decision(for: target(1280, 112), dataKey: "a", shown: nil)
+        #expect(shown.decision(for: target(1280, 896), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960)))
                 == .rekey(target(1280, 896)))
         // Less than half of the decode on both sides: decoded again, smaller; a little less: kept.
-        #expect(shown.decision(for: target(1152, 864), dataKey: "a", shownSource: PixelSize(width: 1600, height: 1200)) == .keep)
-        #expect(shown.decision(for: target(320, 240), dataKey: "a", shownSource: PixelSize(width: 1600, height: 1200))
+        #expect(shown.decision(for: target(1152, 864), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960))) == .keep)
+        #expect(shown.decision(for: target(320, 240), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960)))
                 == .load(target(320, 240)))
-        #expect(shown.decision(for: target(64, 64), dataKey: "b", shownSource: nil) == .load(target(64, 64)))
+        #expect(shown.decision(for: target(64, 64), dataKey: "b", shown: nil) == .load(target(64, 64)))
     }
 
     @Test("a view that grows past the decoded size reloads, keeping the smaller image up; shrinking does not")

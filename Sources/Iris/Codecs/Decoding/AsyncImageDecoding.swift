@@ -38,7 +38,9 @@ extension ImageDecoderRegistry {
         guard let decoder = found.0 as? any AsyncImageDecoding else {
             return try decode(data, options: options, releasingInput: releasingInput, found: found)
         }
-        let options = effective(options)
+        var effectiveOptions = effective(options)
+        effectiveOptions.posterTime = Self.posterTime(for: found.1)
+        let options = effectiveOptions
         let registry = self
         return try await Self.within(options.limits.maxDecodingTime) { () async throws(ImageError) in
             var header = try await decoder.asyncHeader(of: data)

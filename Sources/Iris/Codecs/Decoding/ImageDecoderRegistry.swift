@@ -73,9 +73,10 @@ public struct ImageDecoderRegistry: Sendable {
     /// already sniffed them (``decodeAwaiting(_:options:)``), so they are not looked for twice.
     func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?,
                 found: (any ImageDecoding, ImageFormat)? = nil) throws(ImageError) -> LoadedImage {
-        let options = effective(options)
+        var options = effective(options)
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput, found: found)
         try options.limits.check(header)
+        options.posterTime = Self.posterTime(for: header.format)
         // An animation of one frame (an APNG whose header says so) plays as one too: its frame
         // has a duration, and may not be the default image a still decoder shows. A video over
         // the frame limit is its poster alone (``DecodingLimits/check(_:)``).
@@ -130,7 +131,12 @@ public struct ImageDecoderRegistry: Sendable {
     /// an image, and for a preview of data still arriving.
     private static func video(_ data: Data, header: ImageHeader, options: DecodeOptions) -> EncodedVideo? {
         guard ImageFormat.videoFormats.contains(header.format), !options.allowsPartialData else { return nil }
-        return EncodedVideo(data: data, format: header.format)
+        return EncodedVideo(data: data, format: header.format, posterSeconds: options.posterTime.seconds)
+    }
+
+    /// Where a video's decoder writes its poster's time; nowhere for an image.
+    static func posterTime(for format: ImageFormat) -> VideoPosterTime {
+        ImageFormat.videoFormats.contains(format) ? .recording() : .none
     }
 
     /// Frame 0 of `source` at the target, and the lazy animation of all its frames.

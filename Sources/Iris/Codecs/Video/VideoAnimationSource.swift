@@ -50,7 +50,7 @@ struct VideoAnimationSource: AnimationFrameSource {
     func posterFrame(frameSize: PixelSize, first: Bitmap, options: DecodeOptions) throws(ImageError) -> Bitmap? {
         if options.videoPoster == .firstNonBlack && !VideoPoster.isBlack(first) { return nil }
         let reader = try FFmpegVideoReader(data: data, format: format, timeLimit: timeLimit)
-        return try VideoDecoder.poster(reader, shownOutput: frameSize, choice: options.videoPoster)
+        return try VideoDecoder.poster(reader, shownOutput: frameSize, choice: options.videoPoster, posterTime: options.posterTime)
     }
 
     /// The seconds from the stream's start at which frame `index` is shown.

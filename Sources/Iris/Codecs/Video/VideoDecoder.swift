@@ -38,7 +38,8 @@ struct VideoDecoder: ImageDecoding {
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let reader = try Self.open(data, limits: context.options.limits)
         try Self.check(reader.info, format: reader.format, limits: context.options.limits)
-        return try Self.poster(reader, shownOutput: context.outputSize, choice: context.options.videoPoster)
+        return try Self.poster(reader, shownOutput: context.outputSize, choice: context.options.videoPoster,
+                               posterTime: context.options.posterTime)
     }
 
     /// Every frame, when the video has more than one.
@@ -80,7 +81,9 @@ struct VideoDecoder: ImageDecoding {
 
     /// The poster frame at `shownOutput` (turned upright): the first non-black frame within the
     /// search window, or the one shown at a time.
-    static func poster(_ reader: FFmpegVideoReader, shownOutput: PixelSize, choice: VideoPoster) throws(ImageError) -> Bitmap {
+    /// The chosen frame's time is written to `time`.
+    static func poster(_ reader: FFmpegVideoReader, shownOutput: PixelSize, choice: VideoPoster,
+                       posterTime: VideoPosterTime) throws(ImageError) -> Bitmap {
         let orientation = reader.info.orientation
         let storedOutput = orientation.swapsDimensions ? shownOutput.transposed : shownOutput
         var chosen: Bitmap?
@@ -91,7 +94,11 @@ struct VideoDecoder: ImageDecoding {
                 let bitmap = try reader.scaledFrame(to: storedOutput)
                 if chosen == nil { chosen = bitmap }     // the first frame, if all are black
                 looked += 1
-                if !VideoPoster.isBlack(bitmap) { chosen = bitmap; break }
+                if !VideoPoster.isBlack(bitmap) {
+                    chosen = bitmap
+                    posterTime.seconds = reader.frameSeconds ?? 0
+                    break
+                }
                 if looked >= VideoPoster.searchFrames || (reader.frameSeconds ?? 0) >= VideoPoster.searchSeconds { break }
             }
         case .at(let seconds):
@@ -102,12 +109,16 @@ struct VideoDecoder: ImageDecoding {
             while try reader.decodeNextFrame() {
                 guard let time = reader.frameSeconds, time < seconds - 1e-6 else {
                     chosen = try reader.scaledFrame(to: storedOutput)
+                    posterTime.seconds = reader.frameSeconds ?? seconds
                     break
                 }
                 reader.holdFrame()
                 held = true
             }
-            if chosen == nil, held { chosen = try reader.scaledFrame(to: storedOutput, held: true) }
+            if chosen == nil, held {
+                chosen = try reader.scaledFrame(to: storedOutput, held: true)
+                posterTime.seconds = seconds
+            }
         }
         guard let chosen else { throw reader.noFrameError() }
         return orientation == .up ? chosen : chosen.oriented(orientation)

@@ -57,6 +57,15 @@ struct VideoDecoderTests {
         let animation = try #require(image.animation)
         let first = try await animation.frame(at: 0)
         #expect(VideoPoster.isBlack(first), "frame 0 of the animation is the clip's first frame")
+        // The clip kept beside the poster says where the poster is: a player starts there.
+        let seconds = try #require(image.video?.posterSeconds)
+        #expect(abs(seconds - 0.4) < 0.001, "poster at \(seconds) s, not 0.4 s")
+        var stills = ImageDecoderRegistry.standard
+        stills.decodesAnimations = false
+        let still = try stills.decode(data, options: DecodeOptions(target: DecodeTarget(width: 160, height: 120)))
+        #expect(abs((still.video?.posterSeconds ?? -1) - 0.4) < 0.001, "a stills-only decode records it too")
+        let plain = try await VideoClips.shared.data(.h264MP4)
+        #expect(try ImageDecoderRegistry.standard.decode(plain).video?.posterSeconds == 0)   // not black: frame 0
     }
 
     @Test("a registry that decodes stills only gives the same poster with no animation (no frame walk), as iris thumbnail does")

@@ -51,7 +51,7 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
         if let duration = track.duration { try options.limits.check(videoSeconds: duration) }
         return try await Self.poster(of: asset, format: video.format, output: context.outputSize,
                                      times: options.videoPoster.seekSeconds(duration: track.duration),
-                                     management: options.colorManagement ?? .platformDefault)
+                                     management: options.colorManagement ?? .platformDefault, posterTime: options.posterTime)
     }
 
     /// What a synchronous call for a video gets on Apple platforms.
@@ -72,7 +72,7 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
     /// The first frame at `times` that is not black (the first one if all are), upright, drawn
     /// at `output`.
     private static func poster(of asset: InMemoryVideoAsset, format: ImageFormat, output: PixelSize, times: [Double],
-                               management: ColorManagement) async throws(ImageError) -> Bitmap {
+                               management: ColorManagement, posterTime: VideoPosterTime) async throws(ImageError) -> Bitmap {
         let generator = AVAssetImageGenerator(asset: asset.asset)
         generator.appliesPreferredTrackTransform = true
         generator.maximumSize = CGSize(width: output.width, height: output.height)
@@ -94,8 +94,14 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
                 throw .decodingFailed(format: format, reason: "could not create a bitmap context")
             }
             bitmap.colorSpace = tag
-            if chosen == nil { chosen = bitmap }         // the first frame, if all are black
-            if !VideoPoster.isBlack(bitmap) { return bitmap }
+            if chosen == nil {                           // the first frame, if all are black
+                chosen = bitmap
+                posterTime.seconds = seconds
+            }
+            if !VideoPoster.isBlack(bitmap) {
+                posterTime.seconds = seconds
+                return bitmap
+            }
         }
         guard let chosen else { throw .decodingFailed(format: format, reason: "the video has no frame") }
         return chosen

@@ -1,0 +1,231 @@
+import Foundation
+import IrisSamples
+import IrisTestServer
+import Testing
+@testable import Iris
+@testable import IrisUI
+import IrisTestSupport
+
+/// The decisions behind the views' runtime fixes of the "views on every platform" review: what a
+/// prefetch warms, what the memory cache charges for a re-keyed row, what a second view of a photo
+/// in memory shows before layout, what plays when nobody watches or the user turned auto-play off,
+/// when a UIKit view follows scrolling, and where a clip starts.
+@MainActor
+@Suite("View decisions across platforms")
+struct ViewPlatformDecisionTests {
+    // MARK: Prefetching warms what the views show
+
+    @Test("a grid prefetched with the views' own requests: every cell's load is a memory hit, no second decode")
+    func prefetchWarmsTheViews() async throws {
+        let decodes = PipelineCounter()
+        let pipeline = ViewRuntimeTests.countingPipeline(decodes)
+        var photos: [Data] = []
+        for seed in 0..<6 { photos.append(try ViewRuntimeTests.png(width: 800, height: 600, seed: UInt64(40 + seed))) }
+        let requests = photos.enumerated().map { index, photo in
+            ImageRequest(source: .data(id: "grid-\(index)") { photo })
+        }
+        // A 3-column grid on a 390-pt screen at 3×: 130-pt square cells.
+        let slot = ImageSlot(width: 130, height: 130)
+        let prefetcher = ImagePrefetcher(pipeline: pipeline)
+        prefetcher.startPrefetching(with: requests.map { $0.sizedForView(in: slot, displayScale: 3) })
+        await prefetcher.waitUntilFinished()
+        #expect(decodes.count == requests.count)
+
+        for request in requests {
+            let model = ImageModel(pipeline: pipeline)
+            let recorder = PhaseRecorder(model)
+            model.loadForView(request)                                   // as IrisImage does on appear
+            model.viewLayoutDidChange(slot: slot, displayScale: 3)       // then its slot arrives
+            guard case .success(let image) = model.phase else {
+                Issue.record("a prefetched cell is \(model.phase.kind) after layout, not success")
+                return
+            }
+            #expect(image.bitmap.width >= 390 && image.bitmap.height >= 390 && image.bitmap.width < 800)   // covers the cell
+            #expect(recorder.kinds == [.success])
+            #expect(model.inFlight.task == nil)
+        }
+        #expect(decodes.count == requests.count)                          // no cell decoded again
+    }
+
+    @Test("the view's request for a slot: the slot × the scale, bucketed, covering unless the view fits")
+    func sizedForView() {
+        let request = ImageRequest(url: URL(string: "https://example.com/a.jpg")!)
+        let covering = request.sizedForView(in: ImageSlot(width: 100, height: 100), displayScale: 3)
+        #expect(covering.targetSize == CGSize(width: 320.0 / 3, height: 320.0 / 3))   // 300 px → bucket 320
+        #expect(covering.contentMode == .fill && covering.scale == 3)
+        let fitting = request.sizedForView(in: ImageSlot(width: 100, height: 100), displayScale: 3, contentMode: .fit)
+        #expect(fitting.contentMode == .fit)
+        let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
+        model.slotContentMode = .fit
+        model.load(ImageViewSettings(contentMode: .fit).applied(to: request), in: ImageSlot(width: 100, height: 100), displayScale: 3)
+        #expect(model.request.map(model.pipeline.imageKey(for:)) == model.pipeline.imageKey(for: fitting))
+        #expect(request.sizedForView(in: ImageSlot(width: 100, height: 100), displayScale: 0).targetSize == nil)
+    }
+
+    // MARK: The memory cache charges pixels once
+
+    @Test("a row that grows from its spinner to its final size is charged once in the memory cache")
+    func rekeyedRowIsChargedOnce() async throws {
+        let decodes = PipelineCounter()
+        let cache = MemoryCache()
+        let pipeline = ImagePipeline(configuration: .init(memoryCache: cache, decoders: HTTPCountingDecoder.standard(counting: decodes)))
+        let photo = try ViewRuntimeTests.png(width: 1600, height: 1200, seed: 51)
+        let model = ImageModel(pipeline: pipeline)
+        model.loadForView(ImageRequest(source: .data(id: "row") { photo }))
+        model.viewLayoutDidChange(slot: ImageSlot(width: 390, height: 44), displayScale: 3)     // as tall as a spinner
+        #expect(await modelSettled(model))
+        let image = try #require(model.phase.loadedImage)
+        model.viewLayoutDidChange(slot: ImageSlot(width: 390, height: 292), displayScale: 3)    // as tall as the photo
+        #expect(model.phase.loadedImage?.bitmap.sharesStorage(with: image.bitmap) == true)     // re-keyed, not decoded
+        #expect(decodes.count == 1)
+        #expect(cache.count == 1)
+        #expect(cache.totalCost == image.cost)
+        #expect(cache.contains(pipeline.imageKey(for: try #require(model.request))))
+    }
+
+    @Test("the cache holds one copy of the same pixels and finds the largest decode of a source at any size")
+    func sameSourceLookup() throws {
+        let cache = MemoryCache()
+        let small = LoadedImage(bitmap: Bitmap(width: 40, height: 30, format: .rgba8), format: .png, sourceSize: PixelSize(width: 400, height: 300))
+        let large = LoadedImage(bitmap: Bitmap(width: 200, height: 150, format: .rgba8), format: .png, sourceSize: PixelSize(width: 400, height: 300))
+        let smallKey = ImageCacheKey(dataKey: "a", target: DecodeTarget(size: PixelSize(width: 40, height: 40), contentMode: .fit))
+        let largeKey = ImageCacheKey(dataKey: "a", target: DecodeTarget(size: PixelSize(width: 200, height: 200), contentMode: .fit))
+        let movedKey = ImageCacheKey(dataKey: "a", target: DecodeTarget(size: PixelSize(width: 200, height: 180), contentMode: .fit))
+        cache.store(small, for: smallKey)
+        cache.store(large, for: largeKey)
+        let found = try #require(cache.image(sameSourceAs: ImageCacheKey(dataKey: "a")))
+        #expect(found.key == largeKey && found.image.bitmap.width == 200)
+        #expect(cache.image(sameSourceAs: ImageCacheKey(dataKey: "a", processors: ["blur"])) == nil)   // other pixels
+        #expect(cache.image(sameSourceAs: ImageCacheKey(dataKey: "b")) == nil)
+        cache.store(large, for: movedKey)                          // the same pixels under another key: moved
+        #expect(cache.count == 2)
+        #expect(cache.totalCost == small.cost + large.cost)
+        #expect(!cache.contains(largeKey) && cache.contains(movedKey))
+    }
+
+    // MARK: A memory hit does not wait for layout
+
+    @Test("a second model of a URL in memory shows it before any layout: success at once, no placeholder, no download")
+    func memoryHitBeforeLayout() async throws {
+        let png = try ViewRuntimeTests.png(width: 1200, height: 900, seed: 52)
+        try await withTestServer { server in
+            server.serve("/detail.png", data: png, contentType: "image/png")
+            let decodes = PipelineCounter()
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout),
+                                                              memoryCache: MemoryCache(),
+                                                              decoders: HTTPCountingDecoder.standard(counting: decodes)))
+            let request = ImageRequest(url: server.url("/detail.png"))
+            let list = ImageModel(pipeline: pipeline)
+            list.loadForView(request)
+            list.viewLayoutDidChange(slot: ImageSlot(width: 300, height: 225), displayScale: 2)
+            #expect(await modelSettled(list))
+            let listImage = try #require(list.phase.loadedImage)
+
+            let detail = ImageModel(pipeline: pipeline)
+            let recorder = PhaseRecorder(detail)
+            detail.loadForView(request)                                    // before any layout
+            guard case .success(let shown) = detail.phase else {
+                Issue.record("before layout the second model is \(detail.phase.kind), not success")
+                return
+            }
+            #expect(shown.bitmap.sharesStorage(with: listImage.bitmap))
+            // Laid out in a slot the image covers: kept, re-keyed, nothing loads.
+            detail.viewLayoutDidChange(slot: ImageSlot(width: 290, height: 218), displayScale: 2)
+            #expect(detail.phase.loadedImage?.bitmap.sharesStorage(with: listImage.bitmap) == true)
+            #expect(detail.inFlight.task == nil)
+            #expect(recorder.kinds == [.success])
+            #expect(server.requestCount("/detail.png") == 1)
+            #expect(decodes.count == 1)
+
+            // A slot that needs more pixels keeps the image up and decodes once more.
+            detail.viewLayoutDidChange(slot: ImageSlot(width: 600, height: 450), displayScale: 2)
+            #expect(detail.phase.kind == .preview)
+            #expect(await modelSettled(detail))
+            #expect(detail.phase.loadedImage?.bitmap.width == 1200)
+            #expect(recorder.kinds == [.success, .preview, .success])
+            #expect(decodes.count == 2)
+        }
+    }
+
+    // MARK: What plays
+
+    @Test("a shared model stops once its last viewer leaves; a model no view ever showed plays")
+    func lastViewerLeaving() async throws {
+        let clock = VirtualClock()
+        let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
+        model.clock = clock
+        model.load(try ViewRuntimeTests.animatedRequest(id: "last-viewer"))
+        #expect(await modelSettled(model))
+        let player = try #require(model.animationPlayer)
+        #expect(player.isPlaying)                                         // driven by code
+        let detail = ImageViewer()
+        model.viewer(detail, onScreen: true)
+        #expect(player.isPlaying)
+        model.viewerDidLeave(detail)                                      // the detail view was popped
+        #expect(!player.isPlaying)
+        #expect(await modelEventually { clock.sleeperCount == 0 })        // nothing left to wake
+        let again = ImageViewer()
+        model.viewer(again, onScreen: true)                               // pushed again
+        #expect(player.isPlaying)
+    }
+
+    @Test("with Animated Images off the first frame shows; with video auto-play off the poster stays, no player")
+    func userPreferences() async throws {
+        let clock = VirtualClock()
+        let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
+        model.clock = clock
+        model.load(try ViewRuntimeTests.animatedRequest(id: "preferences"))
+        #expect(await modelSettled(model))
+        let player = try #require(model.animationPlayer)
+        #expect(player.isPlaying)
+        model.userPreferencesDidChange(playsAnimatedImages: false)
+        #expect(!player.isPlaying)
+        model.userPreferencesDidChange(autoplaysVideo: false)             // the other switch changes nothing here
+        #expect(!player.isPlaying)
+        model.userPreferencesDidChange(playsAnimatedImages: true)
+        #expect(player.isPlaying)
+
+        var visibility = PlaybackVisibility()
+        #expect(visibility.wantsVideoPlayer && visibility.shouldPlayVideo)
+        visibility.userAutoplaysVideo = false
+        #expect(!visibility.wantsVideoPlayer && !visibility.shouldPlayVideo)
+        visibility.userAutoplaysVideo = true
+        visibility.userPlaysAnimatedImages = false                        // a clip follows video auto-play only
+        #expect(visibility.wantsVideoPlayer && visibility.shouldPlayVideo && !visibility.shouldPlay)
+    }
+
+    @Test("a view follows scrolling only while its model has something to play")
+    func scrollTrackingOnlyForPlayers() async throws {
+        let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
+        let still = ImageModel(pipeline: pipeline)
+        let png = try ViewRuntimeTests.png(width: 64, height: 48, seed: 53)
+        still.load(ImageRequest(source: .data(id: "still") { png }))
+        #expect(await modelSettled(still))
+        #expect(!still.tracksScrollVisibility)
+        let animated = ImageModel(pipeline: pipeline)
+        animated.clock = VirtualClock()
+        animated.load(try ViewRuntimeTests.animatedRequest(id: "tracked"))
+        #expect(await modelSettled(animated))
+        #expect(animated.tracksScrollVisibility)
+        animated.load(ImageRequest(source: .data(id: "still") { png }))   // a still replaces it
+        #expect(!animated.tracksScrollVisibility)
+    }
+
+    @Test("a clip's player starts at its poster's frame and is given no audio track")
+    func clipStartsAtPoster() {
+        let playback = VideoPlayback(video: EncodedVideo(data: Data([0, 0, 0, 24]), format: .mp4, posterSeconds: 0.4))
+        #expect(playback.startSeconds == 0.4)
+        #expect(!playback.includesAudioTracks && playback.isMuted)
+        #expect(EncodedVideo(data: Data(), format: .mp4, posterSeconds: -.infinity).posterSeconds == 0)
+    }
+
+    // MARK: Accessibility
+
+    @Test("an image view is an accessibility element once it shows an image, unless the app said otherwise")
+    func accessibilityElement() {
+        #expect(!ImageViewAccessibility.isElement(showsImage: false, explicit: nil))
+        #expect(ImageViewAccessibility.isElement(showsImage: true, explicit: nil))
+        #expect(!ImageViewAccessibility.isElement(showsImage: true, explicit: false))
+        #expect(ImageViewAccessibility.isElement(showsImage: false, explicit: true))
+    }
+}
