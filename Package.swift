@@ -1,9 +1,11 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// System libraries are linked on Linux only; Apple platforms decode with ImageIO.
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux])
 
+// Swift 6.2 at least (Xcode 26): the library uses `isolated deinit`, `nonisolated(nonsending)`
+// and `weak let`, which Swift 6.1 does not have; an older toolchain says so when it resolves.
 let package = Package(
     name: "Iris",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],

@@ -341,13 +341,31 @@ final class PhotoCell: UITableViewCell {
     }
 }
 
-final class PhotoTableController: UITableViewController {
+/// Prefetching warms exactly what the cells show: the request a 60-pt filled `IrisImageView` makes
+/// on this screen (`sizedForView`), so a prefetched row is a memory hit with no second decode.
+final class PhotoTableController: UITableViewController, UITableViewDataSourcePrefetching {
     let photos = (0..<500).map(Photo.init)
+    let prefetcher = ImagePrefetcher()
 
     override func viewDidLoad() {
         super.viewDidLoad()
         tableView.register(PhotoCell.self, forCellReuseIdentifier: "photo")
         tableView.rowHeight = 76
+        tableView.prefetchDataSource = self
+    }
+
+    /// The request a cell's image view makes for `indexPath`'s photo.
+    private func cellRequest(_ indexPath: IndexPath) -> ImageRequest {
+        ImageRequest(url: photos[indexPath.row].url)
+            .sizedForView(in: ImageSlot(width: 60, height: 60), displayScale: traitCollection.displayScale, contentMode: .fill)
+    }
+
+    func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
+        prefetcher.startPrefetching(with: indexPaths.map(cellRequest))
+    }
+
+    func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
+        prefetcher.stopPrefetching(with: indexPaths.map(cellRequest))
     }
 
     override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { photos.count }

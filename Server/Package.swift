@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// Iris Server: the image service over HTTP (imgproxy-compatible signed URLs) on Iris's pipeline.

@@ -25,9 +25,13 @@ import SwiftUI
 /// 4,096 px a side). Content shown without `resizable()` keeps its natural point size at the
 /// request's `scale`, as with `AsyncImage`. An animated image plays while it can be seen (on
 /// screen, inside its scroll view's visible area, its window not covered, its app active) and
-/// `.animatesFrames` is on. So does a video (MP4, MOV; Apple platforms): the content shows its
-/// poster, and the clip plays over it, muted and looping, from the bytes already loaded
-/// (``VideoPlayback``).
+/// `.animatesFrames` is on and the user's "Animated Images" accessibility setting allows it. So
+/// does a video (MP4, MOV; iOS, iPadOS, tvOS, macOS, visionOS; not watchOS, which shows its poster): the content shows its
+/// poster, and the clip plays through the content, muted, looping and without touching the
+/// app's audio session, from the bytes already loaded, while video auto-play is on
+/// (``VideoPlayback``): it fills the frame the content closure draws, shaped by what the closure
+/// draws (a `clipShape`, `.clipped()`), and what the closure draws besides the image (a caption)
+/// stays on top of it.
 public struct IrisImage<Content: View>: View {
     /// Where the view's model comes from and how its request is made.
     enum Loading {
@@ -53,6 +57,7 @@ public struct IrisImage<Content: View>: View {
     @Environment(\.displayScale) private var displayScale
     @Environment(\.scenePhase) private var scenePhase
     @Environment(\.imagePipeline) private var environmentPipeline
+    @Environment(\.accessibilityPlayAnimatedImages) private var playsAnimatedImages
 
     init(loading: Loading, transaction: Transaction, content: @escaping (ImagePhase) -> Content) {
         self.loading = loading
@@ -66,35 +71,48 @@ public struct IrisImage<Content: View>: View {
         case .shared(let model):
             ImageSlotLayout {
                 sharedMarker(of: model)
-                content(options.animatesFrames ? model.displayedPhase : model.phase)
-                    .overlay { if options.animatesFrames { clip(of: model) } }
+                contentWithClip(options.animatesFrames ? model.displayedPhase : model.phase,
+                                playback: options.animatesFrames ? model.videoPlayback : nil)
                     .animation(model.animatesPhaseChange ? transaction.animation : nil, value: model.phase.kind)
             }
         case .natural, .sizedToView, .data:
             let model = storage.model
             ImageSlotLayout {
                 slotMarker(of: model)
-                content(model.displayedPhase)
-                    .overlay { clip(of: model) }
+                contentWithClip(model.displayedPhase, playback: model.videoPlayback)
             }
             .onChange(of: model.identity(of: request(for: model))) { startLoading(model) }
             .onChange(of: options.settings.priority) { model.priority = options.settings.priority ?? .normal }
             .onChange(of: options.animatesFrames, initial: true) { model.playsAnimations = options.animatesFrames }
             .onChange(of: displayScale) { model.displayScaleDidChange(Double(displayScale)) }
             .onChange(of: scenePhase, initial: true) { model.appDidChange(isActive: scenePhase != .background) }
+            .modifier(AutoplayPreferencesReader(playsAnimatedImages: playsAnimatedImages, model: model))
         }
     }
 
-    /// The clip of a video shown, over its poster (the content), placed as the content mode
-    /// says, while the model's playback wants a player (Apple platforms: AVFoundation).
+    /// The content for `phase`, with the clip of a video shown playing through it while the
+    /// playback wants a player (AVFoundation; not on watchOS): the player fills the content's
+    /// frame, placed as the content mode says, masked by the content itself (a round poster
+    /// plays a round clip; a clipped fill does not overflow), and once its first frame shows,
+    /// the content is drawn again over it with its image made transparent
+    /// (``ImagePhase/hollowed``), so a caption or badge the closure adds stays on top.
     @ViewBuilder
-    private func clip(of model: ImageModel) -> some View {
-        #if canImport(AVFoundation)
-        if let playback = model.videoPlayback, playback.wantsPlayer {
-            VideoPlayerRepresentable(playback, gravity: options.settings.contentMode.videoGravity)
-                .allowsHitTesting(false)
-                .accessibilityHidden(true)
-        }
+    private func contentWithClip(_ phase: ImagePhase, playback: VideoPlayback?) -> some View {
+        #if canImport(AVFoundation) && !os(watchOS)
+        content(phase)
+            .overlay {
+                if let playback, playback.wantsPlayer {
+                    ZStack {
+                        VideoPlayerRepresentable(playback, gravity: options.settings.contentMode.videoGravity)
+                            .mask { content(phase) }
+                        if playback.showsPlayer { content(phase.hollowed) }
+                    }
+                    .allowsHitTesting(false)
+                    .accessibilityHidden(true)
+                }
+            }
+        #else
+        content(phase)
         #endif
     }
 
@@ -130,6 +148,7 @@ public struct IrisImage<Content: View>: View {
             .modifier(WindowVisibility { model.viewer(viewer, window: $0) })
             .onChange(of: options.animatesFrames) { model.viewer(viewer, animates: options.animatesFrames) }
             .onChange(of: scenePhase, initial: true) { model.appDidChange(isActive: scenePhase != .background) }
+            .modifier(AutoplayPreferencesReader(playsAnimatedImages: playsAnimatedImages, model: model))
             .onChange(of: model.resultCount) { report(model.phase) }
     }
 

@@ -27,13 +27,18 @@ import QuartzCore
 /// The placeholder and failure image show in ``placeholderView``, a platform image view, as the
 /// platform shows images. Without constraints the view takes the image's natural size
 /// (`intrinsicContentSize`), and an unsized view loads the image at its natural size. VoiceOver
-/// reads the view as an image once one is shown; set `accessibilityLabel` to name it. An
+/// reads the view as an image once one is shown; set `accessibilityLabel` to name it, or
+/// `isAccessibilityElement = false` to hide a decorative image (``ImageViewAccessibility``). An
 /// animated image plays (the model's player wakes once per frame) while the view can be seen:
 /// paused off its window, scrolled out of its scroll views, in a covered window (macOS), while
-/// the app is in the background, or with ``animatesFrames`` off. A video (MP4, MOV) shows its
-/// poster, then plays over it, muted and looping, in an `AVPlayerLayer` placed by
-/// ``imageContentMode``, under the same conditions (``VideoPlayback``); its player is let go when
-/// the view leaves its window. A thin shell over ``ImageModel``, which decides.
+/// the app is in the background, with the "Animated Images" accessibility setting off, or with
+/// ``animatesFrames`` off. A video (MP4, MOV) shows its poster, then plays over it, muted and
+/// looping, from the poster's frame, without touching the audio session, in an `AVPlayerLayer`
+/// placed by ``imageContentMode``, under the same conditions and while video auto-play is on
+/// (``VideoPlayback``); its player is let go when the view leaves its window. The view follows
+/// its scroll views only while something can play (``ImageModel/tracksScrollVisibility``): a
+/// still image costs nothing per scrolled frame. A filled image never draws outside the view
+/// (it clips on AppKit too). A thin shell over ``ImageModel``, which decides.
 @MainActor
 public final class IrisImageView: PlatformView {
     /// How a newly loaded image appears.
@@ -116,8 +121,14 @@ public final class IrisImageView: PlatformView {
     /// The pixels to show and the fade to apply, handed to the layer in ``updateLayer()`` (AppKit).
     private var pendingContents: (image: CGImage?, fade: Double?)?
     /// Observations of the scroll views around the view (their scrolling moves it in and out of
-    /// sight without changing its window).
+    /// sight without changing its window), made only while the model has something to play.
     private var scrollObservations: [AnyObject] = []
+    /// The ancestors that clip the view, found once when scrolling is first followed.
+    private var clippingAncestors: [WeakView] = []
+    /// Whether the view follows its scroll views now.
+    private var followsScrolling = false
+    /// What the app set of `isAccessibilityElement`, if it did.
+    private var explicitAccessibilityElement: Bool?
     /// The last visibility reported to the model.
     private var reportedVisible: Bool?
     #if canImport(AVFoundation)
@@ -148,9 +159,11 @@ public final class IrisImageView: PlatformView {
         accessibilityTraits = .image
         #else
         wantsLayer = true
+        clipsToBounds = true                             // NO by default since macOS 14: fills would overflow
         layerContentsRedrawPolicy = .onSetNeedsDisplay
         setAccessibilityRole(.image)
         #endif
+        observeAutoplayPreferences()
         applyContentMode()
         placeholderView.frame = bounds
         placeholderView.configureAsPlaceholder()
@@ -182,24 +195,30 @@ public final class IrisImageView: PlatformView {
     /// An image view is an accessibility element once it shows an image (name it with
     /// `accessibilityLabel`).
     public override var isAccessibilityElement: Bool {
-        get { shownBitmap != nil }
-        set { super.isAccessibilityElement = newValue }
+        get { ImageViewAccessibility.isElement(showsImage: shownBitmap != nil, explicit: explicitAccessibilityElement) }
+        set {
+            explicitAccessibilityElement = newValue
+            super.isAccessibilityElement = newValue
+        }
     }
 
     private func applyContentMode() {
         layer.contentsGravity = imageContentMode == .fill ? .resizeAspectFill : .resizeAspect
     }
 
-    /// The scroll views around the view: scrolling them moves it in and out of sight.
+    /// The scroll views around the view: scrolling them moves it in and out of sight. The
+    /// clipping ancestors are found here, once, not on every scrolled frame.
     private func observeScrolling() {
         scrollObservations = []
+        clippingAncestors = []
         var ancestor = superview
-        while let view = ancestor {
+        while let view = ancestor, view !== window {
             if let scrollView = view as? UIScrollView {
                 scrollObservations.append(scrollView.observe(\.contentOffset, options: []) { [weak self] _, _ in
                     MainActor.assumeIsolated { self?.reportVisibility() }
                 })
             }
+            if view.clipsToBounds || view is UIScrollView { clippingAncestors.append(WeakView(view)) }
             ancestor = view.superview
         }
     }
@@ -207,10 +226,8 @@ public final class IrisImageView: PlatformView {
     /// The view's bounds and its clipping ancestors', in window coordinates.
     private func visibleAreaGeometry(in window: UIWindow) -> (frame: CGRect, clips: [CGRect]) {
         var clips = [window.bounds]
-        var ancestor = superview
-        while let view = ancestor, view !== window {
-            if view.clipsToBounds || view is UIScrollView { clips.append(view.convert(view.bounds, to: window)) }
-            ancestor = view.superview
+        for ancestor in clippingAncestors {
+            if let view = ancestor.view { clips.append(view.convert(view.bounds, to: window)) }
         }
         return (convert(bounds, to: window), clips)
     }
@@ -254,7 +271,15 @@ public final class IrisImageView: PlatformView {
 
     /// An image view is an accessibility element once it shows an image (name it with
     /// `setAccessibilityLabel(_:)`).
-    public override func isAccessibilityElement() -> Bool { shownBitmap != nil }
+    public override func isAccessibilityElement() -> Bool {
+        ImageViewAccessibility.isElement(showsImage: shownBitmap != nil, explicit: explicitAccessibilityElement)
+    }
+
+    /// Remembers what the app set: `false` hides a decorative image from VoiceOver for good.
+    public override func setAccessibilityElement(_ accessibilityElement: Bool) {
+        explicitAccessibilityElement = accessibilityElement
+        super.setAccessibilityElement(accessibilityElement)
+    }
 
     private func applyContentMode() {
         layerContentsPlacement = imageContentMode == .fill ? .scaleProportionallyToFill : .scaleProportionallyToFit
@@ -263,6 +288,12 @@ public final class IrisImageView: PlatformView {
     /// The scroll view around the view: scrolling moves it in and out of sight.
     private func observeScrolling() {
         scrollObservations = []
+        clippingAncestors = []
+        var ancestor = superview
+        while let view = ancestor {
+            if view is NSClipView { clippingAncestors.append(WeakView(view)) }
+            ancestor = view.superview
+        }
         guard let clipView = enclosingScrollView?.contentView else { return }
         clipView.postsBoundsChangedNotifications = true
         let observer = NotificationCenter.default.addObserver(forName: NSView.boundsDidChangeNotification, object: clipView,
@@ -276,10 +307,8 @@ public final class IrisImageView: PlatformView {
     private func visibleAreaGeometry(in window: NSWindow) -> (frame: CGRect, clips: [CGRect]) {
         var clips: [CGRect] = []
         if let content = window.contentView { clips.append(content.convert(content.bounds, to: nil)) }
-        var ancestor = superview
-        while let view = ancestor {
-            if view is NSClipView { clips.append(view.convert(view.bounds, to: nil)) }
-            ancestor = view.superview
+        for ancestor in clippingAncestors {
+            if let view = ancestor.view { clips.append(view.convert(view.bounds, to: nil)) }
         }
         return (convert(bounds, to: nil), clips)
     }
@@ -318,19 +347,55 @@ public final class IrisImageView: PlatformView {
 
     private func windowDidChange() {
         if window == nil {
-            scrollObservations = []
-            reportedVisible = nil
+            stopFollowingScrolling()
             model.viewDidDisappear()
         } else {
-            observeScrolling()
             model.viewDidAppear()
-            reportVisibility()
+            updateScrollFollowing()
         }
     }
 
-    /// Tells the model whether the view is inside its scroll views' visible area (``VisibleArea``).
+    /// Follows the scroll views while the model has something to play (read in ``render()``, so
+    /// a change of it renders again), and stops when it has not.
+    private func updateScrollFollowing() {
+        let follows = window != nil && model.tracksScrollVisibility
+        guard follows != followsScrolling else { return }
+        if follows {
+            followsScrolling = true
+            observeScrolling()
+            reportVisibility()
+        } else {
+            stopFollowingScrolling()
+        }
+    }
+
+    private func stopFollowingScrolling() {
+        followsScrolling = false
+        scrollObservations = []
+        clippingAncestors = []
+        reportedVisible = nil
+    }
+
+    /// Tells the model the auto-play preferences now, and whenever they change.
+    private func observeAutoplayPreferences() {
+        AutoplayPreferences.report(to: model)
+        for name in AutoplayPreferences.changeNotifications {
+            NotificationCenter.default.addObserver(self, selector: #selector(autoplayPreferencesDidChange), name: name, object: nil)
+        }
+    }
+
+    /// Posted on whatever thread changed the setting: read on the main actor.
+    @objc nonisolated private func autoplayPreferencesDidChange() {
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            AutoplayPreferences.report(to: self.model)
+        }
+    }
+
+    /// Tells the model whether the view is inside its scroll views' visible area (``VisibleArea``),
+    /// while it follows them.
     private func reportVisibility() {
-        guard let window else { return }
+        guard let window, followsScrolling else { return }
         let geometry = visibleAreaGeometry(in: window)
         let visible = VisibleArea.isVisible(frame: geometry.frame, clips: geometry.clips)
         guard visible != reportedVisible else { return }
@@ -392,6 +457,7 @@ public final class IrisImageView: PlatformView {
             placeholderView.isHidden = placeholder == nil
         }
         showClip(model.videoPlayback)
+        updateScrollFollowing()
         if model.resultCount != reportedResults {
             reportedResults = model.resultCount
             report(model.phase)
@@ -469,4 +535,9 @@ private final class ObservationToken {
     deinit { NotificationCenter.default.removeObserver(observer) }
 }
 #endif
+/// A view held weakly (a clipping ancestor the image view looks through).
+private struct WeakView {
+    weak var view: PlatformView?
+    init(_ view: PlatformView) { self.view = view }
+}
 #endif

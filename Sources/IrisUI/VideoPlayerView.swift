@@ -10,8 +10,17 @@ import AppKit
 /// Plays a video's clip in an `AVPlayerLayer` for ``IrisImageView`` and ``IrisImage``, as its
 /// ``VideoPlayback`` says: a thin shell. It makes a player while the playback wants one (an
 /// `AVQueuePlayer` looped by an `AVPlayerLooper`, muted, reading the bytes from memory through
-/// `InMemoryVideoAsset`), plays or pauses it, shows its layer once the first frame is ready (the
+/// `InMemoryVideoAsset`), plays or pauses it, shows itself once the first frame is ready (the
 /// poster shows under it until then), and reports readiness and failure back.
+///
+/// The player is given a composition of the clip's video track alone
+/// (``VideoPlayback/includesAudioTracks`` is false): with nothing to play through the audio
+/// session it never activates it, so the user's music goes on, and the app's audio category is
+/// never touched. It starts at the poster's frame (``VideoPlayback/startSeconds``) and is shown
+/// only once that frame is ready, so a clip that fades in from black goes on from the poster
+/// without a black flash. Its drawing never leaves its bounds (an aspect-filled clip is cut at
+/// the view's edges, as the poster is). Shown and hidden through the view's `isHidden` (never
+/// its backing layer's, which AppKit owns).
 @MainActor
 final class VideoPlayerView: PlatformView {
     private var playback: VideoPlayback?
@@ -19,6 +28,10 @@ final class VideoPlayerView: PlatformView {
     private var player: AVQueuePlayer?
     private var looper: AVPlayerLooper?
     private var observations: [NSKeyValueObservation] = []
+    /// Builds the video-only item (AVFoundation loads the tracks asynchronously).
+    private var preparation: Task<Void, Never>?
+    /// Whether the player stands at the start the playback asked for (no seek, or it ended).
+    private var isAtStart = false
 
     /// Makes a view with no player.
     init() {
@@ -42,7 +55,8 @@ final class VideoPlayerView: PlatformView {
         isUserInteractionEnabled = false
         autoresizingMask = [.flexibleWidth, .flexibleHeight]
         accessibilityElementsHidden = true
-        playerLayer?.isHidden = true
+        clipsToBounds = true
+        isHidden = true
     }
     #else
     /// The view's backing layer is the player layer.
@@ -57,7 +71,8 @@ final class VideoPlayerView: PlatformView {
         wantsLayer = true
         autoresizingMask = [.width, .height]
         setAccessibilityElement(false)
-        playerLayer?.isHidden = true
+        clipsToBounds = true
+        isHidden = true
     }
     #endif
 
@@ -69,12 +84,15 @@ final class VideoPlayerView: PlatformView {
         guard let player, let playerLayer else { return }
         if playerLayer.videoGravity != gravity { playerLayer.videoGravity = gravity }
         player.isMuted = playback.isMuted
-        if playback.isPlaying { player.play() } else { player.pause() }
-        playerLayer.isHidden = !playback.showsPlayer
+        if playback.isPlaying, isAtStart { player.play() } else { player.pause() }
+        isHidden = !playback.showsPlayer
     }
 
     /// Lets the player go: nothing plays, nothing is shown.
     func stop() {
+        preparation?.cancel()
+        preparation = nil
+        isAtStart = false
         observations = []
         player?.pause()
         looper?.disableLooping()
@@ -83,7 +101,7 @@ final class VideoPlayerView: PlatformView {
         asset = nil
         playback = nil
         playerLayer?.player = nil
-        playerLayer?.isHidden = true
+        isHidden = true
     }
 
     private func start(_ playback: VideoPlayback) {
@@ -95,10 +113,45 @@ final class VideoPlayerView: PlatformView {
         } catch {
             return playback.playerDidFail(reason: error.description)
         }
+        self.asset = asset
         let player = AVQueuePlayer()
         player.isMuted = playback.isMuted
+        #if !os(visionOS)
         player.preventsDisplaySleepDuringVideoPlayback = false
-        let item = AVPlayerItem(asset: asset.asset)
+        #endif
+        self.player = player
+        preparation = Task { [weak self] in
+            let item: AVPlayerItem
+            do {
+                item = try await Self.videoOnlyItem(of: asset.asset, includingAudio: playback.includesAudioTracks)
+            } catch {
+                guard !Task.isCancelled else { return }
+                self?.playback?.playerDidFail(reason: "AVFoundation could not read the clip: \(error.localizedDescription)")
+                return
+            }
+            guard !Task.isCancelled, let self, self.player === player else { return }
+            self.play(item, on: player, for: playback)
+        }
+    }
+
+    /// A player item of `asset`'s video track alone (its transform kept), unless audio is wanted.
+    private static func videoOnlyItem(of asset: AVURLAsset, includingAudio: Bool) async throws -> AVPlayerItem {
+        if includingAudio { return AVPlayerItem(asset: asset) }
+        let composition = AVMutableComposition()
+        let duration = try await asset.load(.duration)
+        for track in try await asset.loadTracks(withMediaType: .video) {
+            guard let copy = composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid) else {
+                continue
+            }
+            try copy.insertTimeRange(CMTimeRange(start: .zero, duration: duration), of: track, at: .zero)
+            copy.preferredTransform = try await track.load(.preferredTransform)
+        }
+        return AVPlayerItem(asset: composition)
+    }
+
+    /// Loops `item` on `player`, seeks to the playback's start, and shows the layer once that
+    /// frame is ready.
+    private func play(_ item: AVPlayerItem, on player: AVQueuePlayer, for playback: VideoPlayback) {
         if playback.loops {
             let looper = AVPlayerLooper(player: player, templateItem: item)
             observations.append(looper.observe(\.status, options: [.new]) { @Sendable [weak self] _, _ in
@@ -111,19 +164,34 @@ final class VideoPlayerView: PlatformView {
         observations.append(player.observe(\.currentItem?.status, options: [.new]) { @Sendable [weak self] _, _ in
             Task { @MainActor in self?.statusDidChange() }
         })
+        if playback.startSeconds > 0 {
+            let start = CMTime(seconds: playback.startSeconds, preferredTimescale: 600)
+            player.seek(to: start, toleranceBefore: .zero, toleranceAfter: .zero) { @Sendable [weak self] _ in
+                Task { @MainActor in self?.didReachStart() }
+            }
+        } else {
+            isAtStart = true
+        }
         if let playerLayer {
             observations.append(playerLayer.observe(\.isReadyForDisplay, options: [.initial, .new]) { @Sendable [weak self] _, _ in
                 Task { @MainActor in self?.readinessDidChange() }
             })
             playerLayer.player = player
         }
-        self.asset = asset
-        self.player = player
+        if let current = self.playback { show(current, gravity: playerLayer?.videoGravity ?? .resizeAspect) }
+    }
+
+    /// The seek to the poster's frame ended: playing may begin, and the layer may show.
+    private func didReachStart() {
+        guard player != nil, !isAtStart else { return }
+        isAtStart = true
+        readinessDidChange()
+        if let playback, playback.isPlaying { player?.play() }
     }
 
     /// The first frame is ready: the playback decides to show the player.
     private func readinessDidChange() {
-        guard let playback, let playerLayer, playerLayer.player != nil, playerLayer.isReadyForDisplay else { return }
+        guard let playback, isAtStart, let playerLayer, playerLayer.player != nil, playerLayer.isReadyForDisplay else { return }
         playback.playerDidBecomeReady()
     }
 

@@ -11,9 +11,13 @@ enum PlatformCodecs {
 }
 #elseif canImport(ImageIO)
 /// The codecs Iris uses on this platform: ImageIO, and AVFoundation for videos' posters (Apple
-/// platforms).
+/// platforms; watchOS has no AVFoundation asset reader or image generator, so no video there).
 enum PlatformCodecs {
+    #if os(watchOS)
+    static let decoders: [any ImageDecoding] = [ImageIODecoder()]
+    #else
     static let decoders: [any ImageDecoding] = [ImageIODecoder(), AVFoundationVideoDecoder()]
+    #endif
     static let encoders: [any ImageEncoding] = [
         ImageIOEncoder(format: .jpeg), ImageIOEncoder(format: .png), ImageIOEncoder(format: .webp),
         ImageIOEncoder(format: .gif),

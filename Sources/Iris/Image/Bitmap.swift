@@ -41,6 +41,34 @@ public struct Bitmap: Sendable {
         self.init(width: width, height: height, format: format, rowAlignment: 1)
     }
 
+    /// The row alignment, in bytes, at which Core Animation draws an image in place: a `CGImage`
+    /// whose rows are not aligned so is copied on the main thread when it is committed.
+    public static let displayRowAlignment = 64
+
+    /// Whether the rows are aligned to ``displayRowAlignment`` (the first row is: storage is).
+    public var isAlignedForDisplay: Bool { bytesPerRow % Self.displayRowAlignment == 0 }
+
+    /// This bitmap with its rows aligned to ``displayRowAlignment``: itself when they are, else
+    /// a copy made once, off the main thread, where the image is made (a processor's output, an
+    /// animation frame), rather than by Core Animation on the main thread at every commit.
+    public func alignedForDisplay() -> Bitmap {
+        guard !isAlignedForDisplay, height > 0 else { return self }
+        var aligned = Bitmap(width: width, height: height, format: format, rowAlignment: Self.displayRowAlignment)
+        aligned.isPremultiplied = isPremultiplied
+        aligned.taggedColorSpace = taggedColorSpace
+        let rowBytes = width * format.bytesPerPixel
+        let targetStride = aligned.bytesPerRow
+        withUnsafeBytes { source in
+            aligned.withUnsafeMutableBytes { target in
+                guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                for row in 0..<height {
+                    (to + row * targetStride).copyMemory(from: from + row * bytesPerRow, byteCount: rowBytes)
+                }
+            }
+        }
+        return aligned
+    }
+
     /// A blank bitmap (as ``init(width:height:format:)``) whose `bytesPerRow` is the smallest
     /// multiple of `rowAlignment` that holds a row. Core Animation draws an image in place only
     /// when its rows are aligned to 64 bytes, so the Apple decoder asks for that.

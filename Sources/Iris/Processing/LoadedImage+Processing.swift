@@ -28,6 +28,9 @@ extension LoadedImage {
                 return .failure(error)
             }
         }
+        // What a processor made is shown as it is: rows Core Animation draws in place, aligned
+        // here (once, in the process queue) rather than copied on the main thread at commit.
+        if !processors.isEmpty { image.bitmap = image.bitmap.alignedForDisplay() }
         return .success(image)
     }
 }

@@ -219,6 +219,60 @@ struct ViewPlatformDecisionTests {
         #expect(EncodedVideo(data: Data(), format: .mp4, posterSeconds: -.infinity).posterSeconds == 0)
     }
 
+    @Test("the content drawn over a playing clip lays out as the poster does, from a few transparent pixels")
+    func hollowedPhaseKeepsTheLayout() {
+        for (width, height, scale) in [(1080, 1920, 3.0), (1079, 1921, 2.0), (320, 240, 1.0), (7, 3, 3.0)] {
+            let poster = LoadedImage(bitmap: SampleImages.photo(width: width, height: height, seed: 70), format: .mp4,
+                                     sourceSize: PixelSize(width: width, height: height))
+            var shown = poster
+            shown.scale = scale
+            guard case .success(let hollow) = ImagePhase.success(shown).hollowed else {
+                Issue.record("a hollowed success is not a success")
+                return
+            }
+            #expect(hollow.bitmap.width <= 64 && hollow.bitmap.height <= 64)
+            let pointWidth = Double(width) / scale
+            let pointHeight = Double(height) / scale
+            #expect(abs(Double(hollow.bitmap.width) / hollow.scale - pointWidth) < 1e-9)
+            #expect(abs(Double(hollow.bitmap.height) / hollow.scale - pointHeight) <= pointHeight / 64)
+            let opaque = hollow.bitmap.withUnsafeBytes { bytes in bytes.contains { $0 != 0 } }
+            #expect(!opaque, "a hollowed image is transparent")
+        }
+        #expect(ImagePhase.empty.hollowed.kind == .empty)
+    }
+
+    // MARK: Pixels Core Animation draws in place
+
+    @Test("what a processor makes has rows aligned for Core Animation: a still, and every frame of a GIF")
+    func rowsAlignedForDisplay() async throws {
+        // Odd widths: 4 bytes a pixel would leave 50 × 4 = 200-byte rows, not a multiple of 64.
+        let frames = (0..<3).map { index in SampleImages.photo(width: 50, height: 30, seed: UInt64(60 + index)) }
+        let gif = try await AnimatedGIFEncoder().encode(Animation(frames: frames, durations: [0.1, 0.1, 0.1], loopCount: 0),
+                                                       options: EncodeOptions())
+        let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
+        let animated = try await pipeline.image(for: ImageRequest(source: .data(id: "aligned-gif") { gif },
+                                                                   processors: [.gaussianBlur(radius: 1)]))
+        #expect(animated.bitmap.isAlignedForDisplay)
+        let animation = try #require(animated.animation)
+        for index in 0..<animation.frameCount {
+            let frame = try await animation.frame(at: index)
+            #expect(frame.isAlignedForDisplay, "frame \(index): \(frame.bytesPerRow) bytes a row")
+        }
+        let png = try ViewRuntimeTests.png(width: 333, height: 211, seed: 61)
+        let processed = try await pipeline.image(for: ImageRequest(source: .data(id: "aligned-png") { png },
+                                                                    targetSize: CGSize(width: 101, height: 77), contentMode: .fill,
+                                                                    processors: [.gaussianBlur(radius: 2)]))
+        #expect(processed.bitmap.isAlignedForDisplay, "\(processed.bitmap.bytesPerRow) bytes a row")
+        let cropped = try await pipeline.image(for: ImageRequest(source: .data(id: "aligned-png") { png },
+                                                                  processors: [.resize(width: 49, height: 49, contentMode: .fill, crop: true)]))
+        #expect(cropped.bitmap.isAlignedForDisplay, "\(cropped.bitmap.bytesPerRow) bytes a row")
+        // Aligning keeps every pixel.
+        let tight = SampleImages.photo(width: 50, height: 30, seed: 62)
+        let aligned = tight.alignedForDisplay()
+        #expect(aligned.bytesPerRow == 256 && tight.bytesPerRow == 200)
+        _ = expectSameBytes(aligned, tight)
+    }
+
     // MARK: Accessibility
 
     @Test("an image view is an accessibility element once it shows an image, unless the app said otherwise")

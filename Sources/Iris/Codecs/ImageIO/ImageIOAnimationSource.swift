@@ -106,9 +106,10 @@ final class ImageIOFrameDecoder: AnimationFrameDecoder {
         guard let frame = CGImageSourceCreateImageAtIndex(image, index, options) else {
             throw .decodingFailed(format: source.format, reason: "ImageIO could not decode frame \(index)")
         }
-        // Plain rows: a frame is shown once, so Core Animation's copy of it costs no more than
-        // aligning it would; the buffer's budget counts 4 bytes a pixel.
-        guard let bitmap = Bitmap.drawing(frame, width: frameSize.width, height: frameSize.height, opaque: false, rowAlignment: 1) else {
+        // Rows aligned as Core Animation draws them in place: drawing into them costs the same,
+        // while an unaligned frame would be copied on the main thread at every commit.
+        guard let bitmap = Bitmap.drawing(frame, width: frameSize.width, height: frameSize.height, opaque: false,
+                                            rowAlignment: Bitmap.displayRowAlignment) else {
             throw .decodingFailed(format: source.format, reason: "could not create a bitmap context")
         }
         nextIndex += 1

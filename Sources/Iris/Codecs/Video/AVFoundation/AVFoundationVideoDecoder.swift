@@ -1,4 +1,4 @@
-#if !canImport(CFFmpeg) && canImport(AVFoundation)
+#if !canImport(CFFmpeg) && canImport(AVFoundation) && !os(watchOS)
 import AVFoundation
 import CoreGraphics
 import Foundation
