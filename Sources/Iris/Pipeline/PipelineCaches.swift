@@ -54,7 +54,8 @@ struct PipelineCaches: Sendable {
     /// (``ImageCaching/image(sameSourceAs:)``), at the request's scale.
     func imageOfSameSource(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
         guard request.cachePolicy != .reloadIgnoringCache,
-              var image = memory?.image(sameSourceAs: keys.image)?.image else { return nil }
+            var image = memory?.image(sameSourceAs: keys.image)?.image
+        else { return nil }
         image.scale = request.scale
         return image
     }
