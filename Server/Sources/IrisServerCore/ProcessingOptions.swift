@@ -125,6 +125,50 @@ public struct CropOption: Sendable, Hashable {
     }
 }
 
+/// imgproxy's `trim`: borders of one colour cut off the source before anything else.
+public struct TrimOption: Sendable, Hashable {
+    /// How far (0…255 per channel) a pixel may be from the border colour and still count as border.
+    public var threshold: Double
+    /// The border colour; `nil`: the top-left pixel's.
+    public var color: BackgroundColor?
+    /// Cut as much from the left as from the right (the lesser of the two).
+    public var equalHorizontal: Bool
+    /// Cut as much from the top as from the bottom (the lesser of the two).
+    public var equalVertical: Bool
+
+    /// Makes a trim option.
+    public init(threshold: Double, color: BackgroundColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+        self.threshold = threshold
+        self.color = color
+        self.equalHorizontal = equalHorizontal
+        self.equalVertical = equalVertical
+    }
+}
+
+/// Limits a URL sets for itself (imgproxy's security options); `nil`: the configured one.
+/// Each is applied as the lesser of it and the configuration's, so a URL can only tighten.
+public struct RequestLimits: Sendable, Hashable {
+    /// The most source pixels (`max_src_resolution`, `msr`, given in megapixels).
+    public var sourcePixels: Int?
+    /// The most source bytes (`max_src_file_size`, `msfs`).
+    public var sourceBytes: Int?
+    /// The most animation frames (`max_animation_frames`, `maf`).
+    public var animationFrames: Int?
+    /// The most pixels of one animation frame (`max_animation_frame_resolution`, `mafr`, megapixels).
+    public var animationFramePixels: Int?
+    /// The longest side of the result, which is scaled down to fit (`max_result_dimension`, `mrd`).
+    public var resultDimension: Int?
+
+    /// No limits of the URL's own.
+    public init() {}
+
+    /// The lesser of `configured` and `requested`; a requested 0 or less counts as unset.
+    public static func lower(_ configured: Int, _ requested: Int?) -> Int {
+        guard let requested, requested > 0 else { return configured }
+        return configured > 0 ? min(configured, requested) : requested
+    }
+}
+
 /// Every processing option of an imgproxy URL, parsed and checked. Defaults are imgproxy's.
 public struct ProcessingOptions: Sendable, Hashable {
     /// How the image fits the box (`resizing_type`, `rt`).
@@ -149,6 +193,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var extend = false
     /// Where the image sits when extended.
     public var extendGravity: Gravity = .center
+    /// Whether the result is extended to the box's aspect ratio (not its size) with the
+    /// background (`extend_aspect_ratio`, `extend_ar`, `exar`).
+    public var extendAspectRatio = false
+    /// Where the image sits when extended to the aspect ratio.
+    public var extendAspectRatioGravity: Gravity = .center
     /// Where a fill is cropped (`gravity`, `g`).
     public var gravity: Gravity = .center
     /// A crop of the source before the resize (`crop`, `c`).
@@ -159,6 +208,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var autoRotate = true
     /// A right-angle rotation after orientation: 0, 90, 180 or 270 (`rotate`, `rot`).
     public var rotate = 0
+    /// Mirrored left to right, after the rotation (`flip`, `fl`, first argument).
+    public var flipHorizontal = false
+    /// Mirrored top to bottom, after the rotation (`flip`, `fl`, second argument).
+    public var flipVertical = false
+    /// Borders of one colour cut off the source before anything else (`trim`, `t`).
+    public var trim: TrimOption?
     /// The colour transparent pixels are flattened onto, and extensions filled with (`background`, `bg`); `nil`: keep alpha (white for JPEG).
     public var background: BackgroundColor?
     /// Gaussian blur sigma in pixels (`blur`, `bl`); 0: none.
@@ -189,6 +244,20 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// `Content-Disposition: attachment` instead of inline (`return_attachment`, `att`).
     public var returnAttachment = false
+    /// Source formats served as they are, unprocessed (`skip_processing`, `skp`): names as
+    /// ``SourceFormatName`` gives them (`jpg`, `png`, `gif`, `webp`, `avif`…).
+    public var skipProcessing: Set<String> = []
+    /// The source served as it is, unprocessed, and the URL's extension ignored (`raw`).
+    public var raw = false
+    /// Accepted and without effect (`enforce_thumbnail`, `eth`): imgproxy may then take a
+    /// HEIF or AVIF file's embedded thumbnail; Iris decodes the image itself at the target size.
+    public var enforceThumbnail = false
+    /// Accepted and without effect (`preserve_hdr`, `ph`): results are 8-bit SDR.
+    public var preserveHDR = false
+    /// This request's own limits: each only lowers the configured one (`max_src_resolution`,
+    /// `max_src_file_size`, `max_animation_frames`, `max_animation_frame_resolution`,
+    /// `max_result_dimension`).
+    public var limits = RequestLimits()
 
     /// The defaults: fit, no size (the source's), quality from the configuration.
     public init() {}
