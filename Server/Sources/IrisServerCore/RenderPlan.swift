@@ -7,7 +7,7 @@ public struct RenderPlan: Sendable {
     public var decodeTarget: DecodeTarget?
     /// Keep the stored orientation (`auto_rotate:0`).
     public var skipsOrientation: Bool
-    /// Rotate, resize, effects, canvas, flatten.
+    /// Trim, rotate, flip, resize, effects, canvas, flatten.
     public var processors: [any ImageProcessing]
 
     /// The plan of `options` for output in `format`. An animated source is cut by the centre
@@ -18,10 +18,16 @@ public struct RenderPlan: Sendable {
             if options.gravity == .smart { options.gravity = .center }
             if options.crop?.gravity == .smart { options.crop?.gravity = .center }
         }
+        // imgproxy trims stills only.
+        if isAnimated { options.trim = nil }
         skipsOrientation = !options.autoRotate
         decodeTarget = Self.decodeTarget(for: options)
         var processors: [any ImageProcessing] = []
+        if let trim = options.trim { processors.append(TrimProcessor(trim: trim, autoRotate: options.autoRotate)) }
         if options.rotate != 0 { processors.append(ImageProcessors.Rotate(degrees: options.rotate)) }
+        if options.flipHorizontal || options.flipVertical {
+            processors.append(FlipProcessor(horizontal: options.flipHorizontal, vertical: options.flipVertical))
+        }
         processors.append(GeometryProcessor(options: options, step: .resize))
         if options.blur > 0 { processors.append(ImageProcessors.GaussianBlur(radius: options.blur)) }
         if options.sharpen > 0 { processors.append(ImageProcessors.Sharpen(sigma: options.sharpen)) }
@@ -37,9 +43,9 @@ public struct RenderPlan: Sendable {
 
     /// A target no smaller than the result needs: the box (times `dpr` and `zoom`, turned
     /// with `rotate`) to fit or cover; none when the source must be whole (a crop, a minimum
-    /// size) or no box is given.
+    /// size, a trim) or no box is given.
     static func decodeTarget(for options: ProcessingOptions) -> DecodeTarget? {
-        if options.crop != nil || options.minWidth > 0 || options.minHeight > 0 { return nil }
+        if options.crop != nil || options.trim != nil || options.minWidth > 0 || options.minHeight > 0 { return nil }
         var width = Int((Double(options.width) * options.dpr * options.zoomX).rounded(.up))
         var height = Int((Double(options.height) * options.dpr * options.zoomY).rounded(.up))
         if options.rotate == 90 || options.rotate == 270 { swap(&width, &height) }
