@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Iris
 import IrisServerCore
+import Logging
 
 /// What the service answers one image request with.
 public enum ServeResult: Sendable {
@@ -35,6 +36,7 @@ public final class ImageRenderer: Sendable {
     /// Makes a renderer: a pipeline over a ``SourceLoader`` and a disk cache of sources in
     /// ``ServerConfiguration/cacheDirectory``, without a memory cache of decoded images.
     public init(configuration: ServerConfiguration, resolver: any AddressResolving = SystemAddressResolver()) throws {
+        try configuration.validate()
         self.configuration = configuration
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
         let sources = sources
@@ -49,23 +51,32 @@ public final class ImageRenderer: Sendable {
             resultCache = nil
         }
         let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
+        // Without video sources FFmpeg is not even registered: no outsider's bytes reach it.
+        var decoders = ImageDecoderRegistry.standard
+        if !configuration.videoSources {
+            decoders.decoders.removeAll { !$0.formats.isDisjoint(with: ImageFormat.videoFormats) }
+        }
         pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
-            dataLoader: loader, dataCache: cache, memoryCache: nil, limits: limits, maxConcurrentDownloads: 16,
+            dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits, maxConcurrentDownloads: 16,
             resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
-        gate = AdmissionGate(maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders)
-        urls = configuration.urlReader
+        gate = AdmissionGate(maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders,
+                             maxWaitingBytes: configuration.maxWaitingSourceBytes, queueTimeout: configuration.queueTimeout)
+        let logger = Logger(label: "iris-server")
+        var urls = configuration.urlReader
+        urls.options.warn = { logger.warning("\($0)") }
+        self.urls = urls
         var available: Set<OutputFormat> = []
         for format in OutputFormat.allCases where ImageEncoders.encoder(for: format.imageFormat) != nil { available.insert(format) }
         negotiation = FormatNegotiation(available: available)
     }
 
     /// The whole answer to a request for `path` (as received, without the query). `accept`
-    /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `dprHint`
-    /// (the `Sec-CH-DPR` or `DPR` client hint) is the dpr of URLs that set none, when client
-    /// hints are on.
-    public func serve(path: String, accept: String?, ifNoneMatch: String?, dprHint: String? = nil,
+    /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `hints`
+    /// (`Sec-CH-DPR`/`DPR`, `Sec-CH-Width`/`Width`), when client hints are on, are the dpr and
+    /// width of URLs that set none.
+    public func serve(path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints = ClientHints(),
                       now: Date = Date()) async -> ServeResult {
-        let result = await answer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, dprHint: dprHint, now: now)
+        let result = await answer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, hints: hints, now: now)
         switch result {
         case .image(let image):
             metrics.request(status: 200, format: image.format)
@@ -79,21 +90,19 @@ public final class ImageRenderer: Sendable {
         return result
     }
 
-    private func answer(path: String, accept: String?, ifNoneMatch: String?, dprHint: String?, now: Date) async -> ServeResult {
-        var request: ServeRequest
+    private func answer(path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints, now: Date) async -> ServeResult {
+        let request: ServeRequest
         do throws(ServeError) {
-            request = try urls.parse(path, now: now)
+            request = try urls.parse(path, now: now, defaults: configuration.clientHints ? hints.defaults : ProcessingOptions())
         } catch {
             return .failure(error)
-        }
-        if configuration.clientHints, request.options.dpr == 1, let hint = dprHint.flatMap(Double.init), hint > 0, hint <= 8 {
-            request.options.dpr = hint
         }
         let serveRequest = request
         let clock = ContinuousClock()
         let lookupStarted = clock.now
         let cacheKey = resultCache.map { _ in
-            ResultCache.key(signedPath: request.signedPath, formats: formatsKey(request, accept: accept), dpr: request.options.dpr)
+            ResultCache.key(signedPath: request.signedPath, formats: formatsKey(request, accept: accept), dpr: request.options.dpr,
+                            width: request.options.width)
         }
         if let resultCache, let cacheKey {
             if let entry = await resultCache.entry(for: cacheKey, now: now) {
@@ -120,7 +129,13 @@ public final class ImageRenderer: Sendable {
             return try await withTimeout(configuration.processingTimeout, whenWorkEnds: { self.gate.dismiss() }) {
                 let prepared = try await self.prepare(serveRequest, accept: accept)
                 if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
-                await self.gate.enter()
+                if let passthrough = prepared.passthrough {
+                    // skip_processing, raw: the source's bytes as they are, no render slot.
+                    return .image(RenderedImage(request: prepared.request, data: prepared.data, format: prepared.format,
+                                                negotiated: false, etag: prepared.etag, timings: prepared.timings,
+                                                passthrough: passthrough))
+                }
+                try await self.gate.enter(source: serveRequest.source.description, bytes: prepared.data.count)
                 defer { self.gate.leave() }
                 // Cut off by the timeout while it waited: the slot goes straight back.
                 if Task.isCancelled { throw ServeError(status: 503, "the request was cancelled") }
@@ -163,17 +178,42 @@ public final class ImageRenderer: Sendable {
         }
         var timings = RenderTimings()
         timings.fetch = started.duration(to: clock.now)
+        let options = request.options
+        let limits = options.limits
+        let maxBytes = RequestLimits.lower(configuration.maxSourceBytes, limits.sourceBytes)
+        guard data.count <= maxBytes else { throw .tooLarge("the source is over the source size limit") }
+        // Sniffed by every decoder's rule (a video container by its bytes, never by FFmpeg).
+        let sniffed = ImageDecoderRegistry.standard.format(of: data)
+        if ImageFormat.videoFormats.contains(sniffed) && !configuration.videoSources {
+            throw ServeError(status: 415, "video sources are turned off on this service (--video, IRIS_VIDEO)")
+        }
+        if options.raw {
+            // Served as it is: only its media type is read, from its bytes.
+            guard let name = SourceFormatName(sniffed) else { throw .unprocessable("the source is not an image the service can read") }
+            return passthrough(request, data: data, source: name, timings: timings)
+        }
         let header: ImageHeader
         do {
             header = try pipeline.configuration.decoders.header(of: data)
-            try pipeline.configuration.limits.check(header)
+            var requestLimits = pipeline.configuration.limits
+            requestLimits.maxPixels = RequestLimits.lower(requestLimits.maxPixels, limits.sourcePixels)
+            requestLimits.maxFrames = RequestLimits.lower(requestLimits.maxFrames, limits.animationFrames)
+            try requestLimits.check(header)
         } catch {
             forget(fetchRequest)
             throw ServeError(error)
         }
+        if header.isAnimated, let framePixels = limits.animationFramePixels, framePixels > 0,
+           header.width * header.height > framePixels {
+            throw .tooLarge("an animation frame is over the URL's frame resolution limit")
+        }
+        // imgproxy skips only when the output format is the source's, or left open.
+        if let name = SourceFormatName(header.format), options.skipProcessing.contains(name.name),
+           options.format.map({ SourceFormatName($0.rawValue) == name }) ?? true {
+            return passthrough(request, data: data, source: name, timings: timings)
+        }
         // A video is served as its poster (a still), as imgproxy's video thumbnails are.
         let isAnimated = header.isAnimated && !ImageFormat.videoFormats.contains(header.format)
-        let options = request.options
         var sourceSize = options.autoRotate ? header.orientedSize : header.storedSize
         if options.rotate == 90 || options.rotate == 270 { sourceSize = sourceSize.transposed }
         let result = Geometry(source: sourceSize, options: options).resultSize
@@ -189,16 +229,34 @@ public final class ImageRenderer: Sendable {
             format = requested
             negotiated = false
         } else {
-            let alpha = options.background == nil && (header.hasAlpha || options.extend || !options.padding.isEmpty)
-            format = negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: isAnimated)
+            let alpha = options.background == nil
+                && (header.hasAlpha || options.extend || options.extendAspectRatio || !options.padding.isEmpty)
+            format = negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: isAnimated,
+                                        source: OutputFormat(extension: header.format.rawValue))
             negotiated = true
         }
-        var hash = SHA256()
-        hash.update(data: Array("iris-server \(IrisServerInfo.version)\n\(format.rawValue)\n\(request.signedPath)\ndpr \(options.dpr)\n".utf8))
-        hash.update(data: Array(SHA256.hash(data: data)))
-        let etag = "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
         return PreparedRender(request: request, data: data, format: format, negotiated: negotiated,
-                              isAnimated: isAnimated, etag: etag, timings: timings)
+                              isAnimated: isAnimated, etag: Self.etag(request, format: format.rawValue, data: data), timings: timings)
+    }
+
+    /// A source served as it is (`raw`, `skip_processing`).
+    private func passthrough(_ request: ServeRequest, data: Data, source: SourceFormatName, timings: RenderTimings) -> PreparedRender {
+        var prepared = PreparedRender(request: request, data: data, format: OutputFormat(extension: source.name) ?? .jpeg,
+                                      negotiated: false, isAnimated: false,
+                                      etag: Self.etag(request, format: "as-is " + source.name, data: data), timings: timings)
+        prepared.passthrough = source
+        return prepared
+    }
+
+    /// The strong validator of a result: the service's version, the format, the path, the
+    /// hints that shaped it, and the source's bytes.
+    static func etag(_ request: ServeRequest, format: String, data: Data) -> String {
+        let options = request.options
+        var hash = SHA256()
+        hash.update(data: Array("iris-server \(IrisServerInfo.version)\n\(format)\n\(request.signedPath)\ndpr \(options.dpr)\n".utf8))
+        if options.width != 0 { hash.update(data: Array("width \(options.width)\n".utf8)) }
+        hash.update(data: Array(SHA256.hash(data: data)))
+        return "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
     }
 
     /// Decodes at the target size, processes and encodes a prepared request.
@@ -258,6 +316,8 @@ public final class ImageRenderer: Sendable {
             }
             var bitmap = image.bitmap
             if format == .jpeg, bitmap.format.hasAlpha { bitmap = bitmap.flattened(over: RGBA(r: 255, g: 255, b: 255)) }
+            // A grey picture stays grey in PNG (a third of the bytes to compress), as imgproxy keeps it.
+            if format == .png, bitmap.format != .gray8, bitmap.isOpaqueGrey { bitmap = bitmap.converted(to: .gray8) }
             return try encoder.encode(bitmap, options: options)
         } catch let error as ServeError {
             throw error
@@ -272,8 +332,13 @@ public final class ImageRenderer: Sendable {
     /// negotiated one, what `accept` leads to for an opaque, a transparent and an animated source.
     func formatsKey(_ request: ServeRequest, accept: String?) -> String {
         if let requested = request.requestedFormat { return requested.rawValue }
-        let kinds = [(false, false), (true, false), (false, true), (true, true)]
-        return "accept " + kinds.map { negotiation.choose(accept: accept, hasAlpha: $0.0, isAnimated: $0.1).rawValue }.joined(separator: ",")
+        var choices: [String] = []
+        for source in [nil] + FormatNegotiation.preferred {
+            for (alpha, animated) in [(false, false), (true, false), (false, true), (true, true)] {
+                choices.append(negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: animated, source: source).rawValue)
+            }
+        }
+        return "accept " + choices.joined(separator: ",")
     }
 
     /// The pipeline's source for a checked reference.
