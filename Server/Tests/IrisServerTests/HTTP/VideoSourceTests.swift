@@ -35,7 +35,7 @@ struct VideoSourceTests {
         let files = SourceFiles()
         files["clip.mp4"] = try await Self.clip()
         try await withSourceServer(files) { base in
-            try await Harness.withService(Harness.configuration()) { client, _ in
+            try await Harness.withService(Harness.configuration { $0.videoSources = true }) { client, _ in
                 // Negotiated: a still's order (AVIF, then WebP), not the animated one.
                 var headers = HTTPFields()
                 headers[.accept] = "image/webp,*/*"
@@ -57,6 +57,18 @@ struct VideoSourceTests {
                 let jpeg = try await client.get(Harness.path(["rs:fill:100:100"], source: "\(base)/f/clip.mp4", extension: "jpg"))
                 #expect(jpeg.status == .ok && jpeg.headers[.contentType] == "image/jpeg", "\(jpeg.text)")
                 #expect(try TestImages.decode(jpeg.data).bitmap.size == PixelSize(width: 100, height: 100))
+            }
+        }
+    }
+    /// Off by default: a video source is a 415 that says why, and nothing is decoded.
+    @Test func videoSourcesAreOffByDefault() async throws {
+        let files = SourceFiles()
+        files["clip.mp4"] = try await Self.clip()
+        try await withSourceServer(files) { base in
+            try await Harness.withService(Harness.configuration()) { client, _ in
+                let response = try await client.get(Harness.path(["rs:fit:160:160"], source: "\(base)/f/clip.mp4", extension: "jpg"))
+                #expect(response.status.code == 415)
+                #expect(response.text.contains("video sources are turned off") && response.text.contains("IRIS_VIDEO"), "\(response.text)")
             }
         }
     }
