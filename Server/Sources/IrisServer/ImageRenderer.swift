@@ -30,6 +30,8 @@ public final class ImageRenderer: Sendable {
     /// Encoded results on disk, when configured.
     public let resultCache: ResultCache?
     let sources = SourceTracker()
+    /// The configured watermark, decoded once.
+    let watermark: Watermark?
     private let urls: ImgproxyURL
     private let negotiation: FormatNegotiation
 
@@ -38,6 +40,7 @@ public final class ImageRenderer: Sendable {
     public init(configuration: ServerConfiguration, resolver: any AddressResolving = SystemAddressResolver()) throws {
         try configuration.validate()
         self.configuration = configuration
+        watermark = try Self.loadWatermark(configuration)
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
         let sources = sources
         let loader = SourceLoader(policy: configuration.sourcePolicy, resolver: resolver,
@@ -263,7 +266,7 @@ public final class ImageRenderer: Sendable {
     public func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
         let clock = ContinuousClock()
         let options = prepared.request.options
-        let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated)
+        let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated, watermark: watermark)
         let timer = ProcessTimer()
         let data = prepared.data
         let target = plan.decodeTarget
@@ -339,6 +342,18 @@ public final class ImageRenderer: Sendable {
             }
         }
         return "accept " + choices.joined(separator: ",")
+    }
+
+    /// The watermark image of the configuration, or `nil`; a file that is missing or not an
+    /// image stops the service from starting.
+    static func loadWatermark(_ configuration: ServerConfiguration) throws -> Watermark? {
+        guard let path = configuration.watermarkPath else { return nil }
+        guard let data = FileManager.default.contents(atPath: path),
+              let image = try? ImageDecoderRegistry.standard.decode(data) else {
+            throw ConfigurationError("the watermark \"\(path)\" is not an image Iris can read")
+        }
+        let digest = Base64URL.encode(Array(SHA256.hash(data: data)).prefix(12))
+        return Watermark(bitmap: image.bitmap, identifier: digest, opacity: configuration.watermarkOpacity)
     }
 
     /// The pipeline's source for a checked reference.

@@ -56,6 +56,11 @@ public struct ServerConfiguration: Sendable {
     /// The listen backlog: the kernel's maximum (`/proc/sys/net/core/somaxconn` on Linux),
     /// so that a burst of connections is queued by the kernel rather than dropped.
     public var listenBacklog = ListenBacklog.kernelMaximum
+    /// The watermark image file the `watermark` option lays over results; `nil`: none (the
+    /// option is then accepted and has no effect, as in imgproxy).
+    public var watermarkPath: String?
+    /// The watermark's base opacity, 0…1, which every `watermark` option multiplies (1).
+    public var watermarkOpacity = 1.0
     /// Video sources (MP4, MOV, WebM, Matroska) are served as their poster. Off by default:
     /// a video source is then a 415 saying so, and FFmpeg never sees outsiders' bytes.
     public var videoSources = false

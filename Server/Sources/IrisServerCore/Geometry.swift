@@ -237,7 +237,9 @@ public struct Geometry: Sendable, Hashable {
     /// Compass offsets point inwards from the anchored edge (at the centre, right and down):
     /// 1 or more is pixels times `dpr`, below 1 a fraction of `outer`. Smart gravity needs
     /// pixels: centred here.
-    public static func place(_ inner: PixelSize, in outer: PixelSize, gravity: Gravity, dpr: Double = 1) -> PixelRect {
+    /// With `allowsOverflow` (a watermark) `inner` may stick out of `outer`, all but a pixel.
+    public static func place(_ inner: PixelSize, in outer: PixelSize, gravity: Gravity, dpr: Double = 1,
+                             allowsOverflow: Bool = false) -> PixelRect {
         var left: Int, top: Int
         switch gravity {
         case .focusPoint(let fx, let fy):
@@ -260,6 +262,11 @@ public struct Geometry: Sendable, Hashable {
             case 1: top = outer.height - inner.height - offY
             default: top = halfToEven(outer.height - inner.height + 1) + offY
             }
+        }
+        if allowsOverflow {
+            left = max(1 - inner.width, min(left, outer.width - 1))
+            top = max(1 - inner.height, min(top, outer.height - 1))
+            return PixelRect(x: left, y: top, width: inner.width, height: inner.height)
         }
         left = max(0, min(left, outer.width - inner.width))
         top = max(0, min(top, outer.height - inner.height))

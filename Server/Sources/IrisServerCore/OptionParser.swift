@@ -124,6 +124,27 @@ public struct OptionParser: Sendable {
             if let equal = args.optional(2) { trim.equalHorizontal = try args.bool(equal) }
             if let equal = args.optional(3) { trim.equalVertical = try args.bool(equal) }
             options.trim = trim
+        case "watermark", "wm":
+            try args.count(1...7)
+            guard let opacity = Double(args.values[0]), (0...1).contains(opacity) else {
+                throw args.malformed("the opacity is a number from 0 to 1")
+            }
+            if opacity == 0 { options.watermark = nil; break }
+            var mark = options.watermark ?? WatermarkOption(opacity: opacity)
+            mark.opacity = opacity
+            if let position = args.optional(1) {
+                if position == "re" {
+                    mark.position = .replicate
+                } else if let point = CompassPoint(rawValue: position) {
+                    mark.position = .compass(point)
+                } else {
+                    throw args.malformed("unknown position \(quoted(position))")
+                }
+            }
+            if let x = args.optional(2) { mark.xOffset = try args.signed(x) }
+            if let y = args.optional(3) { mark.yOffset = try args.signed(y) }
+            if let scale = args.optional(4) { mark.scale = try args.positive(scale, max: 100) }
+            options.watermark = mark
         case "flip", "fl":
             try args.count(1...2)
             if let horizontal = args.optional(0) { options.flipHorizontal = try args.bool(horizontal) }
@@ -402,6 +423,14 @@ struct Arguments {
             throw malformed("\(quoted(value)) is not a number of megapixels")
         }
         return Int(number * 1_000_000)
+    }
+
+    /// Any finite number within ±100,000.
+    func signed(_ value: String) throws(ServeError) -> Double {
+        guard let number = Double(value), number.isFinite, abs(number) <= 100_000 else {
+            throw malformed("\(quoted(value)) is not a number")
+        }
+        return number
     }
 
     /// A whole number, 0 or more.

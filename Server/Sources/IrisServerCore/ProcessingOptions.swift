@@ -145,6 +145,38 @@ public struct TrimOption: Sendable, Hashable {
     }
 }
 
+/// imgproxy's `watermark`: where and how strongly the configured watermark image is laid
+/// over the result.
+public struct WatermarkOption: Sendable, Hashable {
+    /// Where the watermark goes.
+    public enum Position: Sendable, Hashable {
+        /// At a compass point, offsets inwards from its edges (as a gravity's).
+        case compass(CompassPoint)
+        /// Tiled over the whole image, the offsets being the space between tiles (`re`).
+        case replicate
+    }
+
+    /// 0…1, times the configured opacity.
+    public var opacity: Double
+    /// Where it goes (the centre by default).
+    public var position: Position
+    /// Horizontal offset: pixels (times the dpr), or below 1 a fraction of the width.
+    public var xOffset: Double
+    /// Vertical offset: pixels (times the dpr), or below 1 a fraction of the height.
+    public var yOffset: Double
+    /// Its size relative to the result's (fitted into that fraction of it); 0: its own size.
+    public var scale: Double
+
+    /// Makes a watermark option.
+    public init(opacity: Double, position: Position = .compass(.center), xOffset: Double = 0, yOffset: Double = 0, scale: Double = 0) {
+        self.opacity = opacity
+        self.position = position
+        self.xOffset = xOffset
+        self.yOffset = yOffset
+        self.scale = scale
+    }
+}
+
 /// Limits a URL sets for itself (imgproxy's security options); `nil`: the configured one.
 /// Each is applied as the lesser of it and the configuration's, so a URL can only tighten.
 public struct RequestLimits: Sendable, Hashable {
@@ -214,6 +246,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var flipVertical = false
     /// Borders of one colour cut off the source before anything else (`trim`, `t`).
     public var trim: TrimOption?
+    /// The configured watermark laid over the result (`watermark`, `wm`).
+    public var watermark: WatermarkOption?
     /// The colour transparent pixels are flattened onto, and extensions filled with (`background`, `bg`); `nil`: keep alpha (white for JPEG).
     public var background: BackgroundColor?
     /// Gaussian blur sigma in pixels (`blur`, `bl`); 0: none.

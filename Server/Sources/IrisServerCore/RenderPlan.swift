@@ -7,12 +7,13 @@ public struct RenderPlan: Sendable {
     public var decodeTarget: DecodeTarget?
     /// Keep the stored orientation (`auto_rotate:0`).
     public var skipsOrientation: Bool
-    /// Trim, rotate, flip, resize, effects, canvas, flatten.
+    /// Trim, rotate, flip, resize, effects, canvas, flatten, watermark.
     public var processors: [any ImageProcessing]
 
     /// The plan of `options` for output in `format`. An animated source is cut by the centre
     /// where smart gravity is asked for: a crop chosen frame by frame would jump around.
-    public init(options: ProcessingOptions, format: OutputFormat, isAnimated: Bool = false) {
+    /// `watermark` is the configured image a `watermark` option lays over the result, last.
+    public init(options: ProcessingOptions, format: OutputFormat, isAnimated: Bool = false, watermark: Watermark? = nil) {
         var options = options
         if isAnimated {
             if options.gravity == .smart { options.gravity = .center }
@@ -37,6 +38,9 @@ public struct RenderPlan: Sendable {
             processors.append(ImageProcessors.Flatten(background: RGBA(r: background.red, g: background.green, b: background.blue)))
         } else if format == .jpeg {
             processors.append(ImageProcessors.Flatten(background: RGBA(r: 255, g: 255, b: 255)))
+        }
+        if let watermark, let option = options.watermark {
+            processors.append(WatermarkProcessor(watermark: watermark, option: option, dpr: options.dpr))
         }
         self.processors = processors
     }

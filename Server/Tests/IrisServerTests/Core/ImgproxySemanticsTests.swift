@@ -128,6 +128,16 @@ import Testing
         #expect(try options(["t:5", "t:"]).trim == nil)
     }
 
+    @Test func watermarkOption() throws {
+        #expect(try options(["wm:0.5"]).watermark == WatermarkOption(opacity: 0.5))
+        #expect(try options(["wm:1:soea:10:5:0.25"]).watermark
+                == WatermarkOption(opacity: 1, position: .compass(.southEast), xOffset: 10, yOffset: 5, scale: 0.25))
+        #expect(try options(["watermark:1:re:4:4"]).watermark?.position == .replicate)
+        #expect(try options(["wm:1:no", "wm:0.3"]).watermark == WatermarkOption(opacity: 0.3, position: .compass(.north)))
+        #expect(try options(["wm:1", "wm:0"]).watermark == nil)
+        for bad in ["wm:2", "wm:1:sm", "wm:1:no:x", "wm:1:no:0:0:-1"] { #expect(throws: ServeError.self, "\(bad)") { try options([bad]) } }
+    }
+
     @Test func requestLimitsOnlyLower() {
         #expect(RequestLimits.lower(50_000_000, 1_000_000) == 1_000_000)
         #expect(RequestLimits.lower(50_000_000, 90_000_000) == 50_000_000)

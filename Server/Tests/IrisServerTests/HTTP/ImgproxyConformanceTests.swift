@@ -196,4 +196,38 @@ import Testing
         #expect(throws: ConfigurationError.self) { try ServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb="]) }
         #expect(throws: ConfigurationError.self) { try ServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb=notanoption"]) }
     }
+    /// The configured watermark: placed, scaled, tiled and faded as `wm` says; without one
+    /// configured the option has no effect.
+    @Test func watermarkFromTheConfiguration() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iris-watermark-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let markFile = folder.appendingPathComponent("mark.png")
+        try TestImages.encode(TestImages.bitmap(width: 20, height: 20) { _, _ in RGBA(r: 255, g: 0, b: 0) }, as: .png).write(to: markFile)
+        let white = try TestImages.encode(TestImages.bitmap(width: 200, height: 100) { _, _ in RGBA(r: 255, g: 255, b: 255) }, as: .png)
+        let config = Harness.configuration { $0.watermarkPath = markFile.path }
+        func render(_ options: [String], _ config: ServerConfiguration) async throws -> Bitmap {
+            try image(await get({ Harness.path(options, source: "\($0)/f/w.png", extension: "png") }, files: ["w.png": white], config: config)).bitmap
+        }
+        let corner = try await render(["wm:1:soea"], config)
+        #expect(corner.rgba(x: 190, y: 90) == RGBA(r: 255, g: 0, b: 0) && corner.rgba(x: 170, y: 90) == RGBA(r: 255, g: 255, b: 255))
+        let offset = try await render(["wm:1:nowe:10:10"], config)
+        #expect(offset.rgba(x: 5, y: 5) == RGBA(r: 255, g: 255, b: 255) && offset.rgba(x: 15, y: 15) == RGBA(r: 255, g: 0, b: 0))
+        let faded = try await render(["wm:0.5"], config).rgba(x: 100, y: 50)
+        #expect(faded.r == 255 && abs(Int(faded.g) - 128) <= 2 && abs(Int(faded.b) - 128) <= 2, "\(faded)")
+        let scaled = try await render(["wm:1:nowe:0:0:0.5"], config)
+        #expect(scaled.rgba(x: 45, y: 45) == RGBA(r: 255, g: 0, b: 0) && scaled.rgba(x: 55, y: 5) == RGBA(r: 255, g: 255, b: 255))
+        let tiled = try await render(["wm:1:re:20:20"], config)
+        #expect(tiled.rgba(x: 15, y: 15) == RGBA(r: 255, g: 0, b: 0) && tiled.rgba(x: 35, y: 15) == RGBA(r: 255, g: 255, b: 255))
+        #expect(tiled.rgba(x: 55, y: 55) == RGBA(r: 255, g: 0, b: 0) && tiled.rgba(x: 175, y: 55) == RGBA(r: 255, g: 0, b: 0))
+        // With the configured opacity halved, a full-opacity option is half too.
+        let base = try await render(["wm:1"], Harness.configuration { $0.watermarkPath = markFile.path; $0.watermarkOpacity = 0.5 })
+        #expect(abs(Int(base.rgba(x: 100, y: 50).g) - 128) <= 2)
+        // No watermark configured: nothing laid.
+        #expect(try await render(["wm:1:soea"], Harness.configuration()).rgba(x: 190, y: 90) == RGBA(r: 255, g: 255, b: 255))
+        // A watermark that is not an image stops the service from starting.
+        let bad = folder.appendingPathComponent("bad.png")
+        try Data("not an image".utf8).write(to: bad)
+        #expect(throws: ConfigurationError.self) { try ImageRenderer(configuration: Harness.configuration { $0.watermarkPath = bad.path }) }
+    }
 }
