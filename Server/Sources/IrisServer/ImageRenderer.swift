@@ -32,6 +32,8 @@ public final class ImageRenderer: Sendable {
     let sources = SourceTracker()
     /// The configured watermark, decoded once.
     let watermark: Watermark?
+    /// Makes video posters in a child process.
+    let videoPosters: VideoPosterProcess
     private let urls: ImgproxyURL
     private let negotiation: FormatNegotiation
 
@@ -54,11 +56,13 @@ public final class ImageRenderer: Sendable {
             resultCache = nil
         }
         let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
-        // Without video sources FFmpeg is not even registered: no outsider's bytes reach it.
+        // FFmpeg never runs in the service: video posters are made by a child process.
         var decoders = ImageDecoderRegistry.standard
-        if !configuration.videoSources {
-            decoders.decoders.removeAll { !$0.formats.isDisjoint(with: ImageFormat.videoFormats) }
-        }
+        decoders.decoders.removeAll { !$0.formats.isDisjoint(with: ImageFormat.videoFormats) }
+        videoPosters = VideoPosterProcess(
+            executable: configuration.videoPosterExecutable.map { URL(fileURLWithPath: $0) } ?? VideoPosterProcess.besideThisExecutable,
+            cpuSeconds: max(1, Int(configuration.processingTimeout.components.seconds)),
+            maxPixels: configuration.maxSourcePixels, maxBytes: configuration.maxSourceBytes)
         pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
             dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits, maxConcurrentDownloads: 16,
             resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
@@ -165,7 +169,7 @@ public final class ImageRenderer: Sendable {
         let started = clock.now
         let source = try imageSource(for: request.source)
         let fetchRequest = ImageRequest(source: source)
-        let data: Data
+        var data: Data
         var remote: String?
         if case .remote(let url) = request.source { remote = url.absoluteString }
         let role = remote.map { sources.begin($0) }
@@ -189,6 +193,13 @@ public final class ImageRenderer: Sendable {
         let sniffed = ImageDecoderRegistry.standard.format(of: data)
         if ImageFormat.videoFormats.contains(sniffed) && !configuration.videoSources {
             throw ServeError(status: 415, "video sources are turned off on this service (--video, IRIS_VIDEO)")
+        }
+        if ImageFormat.videoFormats.contains(sniffed) {
+            // The poster, at the size the result needs, made out of process; from here on the
+            // source is that still.
+            var posters = videoPosters
+            posters.maxPixels = RequestLimits.lower(posters.maxPixels, limits.sourcePixels)
+            data = try await posters.poster(of: data, target: RenderPlan(options: options, format: .png).decodeTarget)
         }
         if options.raw {
             // Served as it is: only its media type is read, from its bytes.

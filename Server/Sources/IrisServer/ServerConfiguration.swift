@@ -61,9 +61,13 @@ public struct ServerConfiguration: Sendable {
     public var watermarkPath: String?
     /// The watermark's base opacity, 0…1, which every `watermark` option multiplies (1).
     public var watermarkOpacity = 1.0
-    /// Video sources (MP4, MOV, WebM, Matroska) are served as their poster. Off by default:
-    /// a video source is then a 415 saying so, and FFmpeg never sees outsiders' bytes.
+    /// Video sources (MP4, MOV, WebM, Matroska) are served as their poster, made by FFmpeg in
+    /// a child process (``VideoPosterProcess``), so a crash costs one request. Off by default:
+    /// a video source is then a 415 saying so.
     public var videoSources = false
+    /// The `iris-video-poster` executable that makes video posters in a process of its own;
+    /// `nil`: the one beside the running executable.
+    public var videoPosterExecutable: String?
     /// Client hints: responses ask for `DPR` (`Accept-CH`), and a request's `Sec-CH-DPR` or
     /// `DPR` is the dpr of URLs that set none (with `Vary`). Off by default.
     public var clientHints = false
