@@ -194,17 +194,24 @@ public final class ImageRenderer: Sendable {
         if ImageFormat.videoFormats.contains(sniffed) && !configuration.videoSources {
             throw ServeError(status: 415, "video sources are turned off on this service (--video, IRIS_VIDEO)")
         }
-        if ImageFormat.videoFormats.contains(sniffed) {
-            // The poster, at the size the result needs, made out of process; from here on the
-            // source is that still.
-            var posters = videoPosters
-            posters.maxPixels = RequestLimits.lower(posters.maxPixels, limits.sourcePixels)
-            data = try await posters.poster(of: data, target: RenderPlan(options: options, format: .png).decodeTarget)
-        }
         if options.raw {
             // Served as it is: only its media type is read, from its bytes.
             guard let name = SourceFormatName(sniffed) else { throw .unprocessable("the source is not an image the service can read") }
             return passthrough(request, data: data, source: name, timings: timings)
+        }
+        if ImageFormat.videoFormats.contains(sniffed) {
+            // The poster, at the size the result needs, made out of process while holding a
+            // render slot (a decode like any other); from here on the source is that still.
+            var posters = videoPosters
+            posters.maxPixels = RequestLimits.lower(posters.maxPixels, limits.sourcePixels)
+            try await gate.enter(source: request.source.description, bytes: data.count)
+            defer { gate.leave() }
+            do throws(ServeError) {
+                data = try await posters.poster(of: data, target: RenderPlan(options: options, format: .png).decodeTarget)
+            } catch {
+                if error.status == 422 { forget(fetchRequest) }
+                throw error
+            }
         }
         let header: ImageHeader
         do {
