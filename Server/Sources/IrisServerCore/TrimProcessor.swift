@@ -36,38 +36,69 @@ public struct TrimProcessor: ImageProcessing, Hashable {
     public static func content(of bitmap: Bitmap, trim: TrimOption) -> PixelRect? {
         let width = bitmap.width, height = bitmap.height
         guard width > 0, height > 0 else { return nil }
-        let threshold = trim.threshold
-        let background: (Double, Double, Double) = trim.color.map { (Double($0.red), Double($0.green), Double($0.blue)) }
-            ?? flattened(bitmap.rgba(x: 0, y: 0))
-        func isBorder(_ x: Int, _ y: Int) -> Bool {
-            let p = flattened(bitmap.rgba(x: x, y: y))
-            return abs(p.0 - background.0) <= threshold && abs(p.1 - background.1) <= threshold && abs(p.2 - background.2) <= threshold
+        let threshold = Int(trim.threshold.rounded(.down))
+        let corner = flattened(bitmap.rgba(x: 0, y: 0))
+        let background = trim.color.map { (Int($0.red), Int($0.green), Int($0.blue)) } ?? corner
+        let format = bitmap.format, rowBytes = bitmap.bytesPerRow, step = format.bytesPerPixel
+        let grey = format == .gray8, hasAlpha = format.hasAlpha
+        let (red, blue) = format == .bgra8 || format == .bgrx8 ? (2, 0) : (0, 2)
+        return bitmap.withUnsafeBytes { raw -> PixelRect? in
+            let p = raw.bindMemory(to: UInt8.self)
+            // One pass over the rows: the bounds of every pixel that is not border.
+            func isBorder(_ i: Int) -> Bool {
+                var r: Int, g: Int, b: Int
+                if grey {
+                    r = Int(p[i]); g = r; b = r
+                } else {
+                    r = Int(p[i + red]); g = Int(p[i + 1]); b = Int(p[i + blue])
+                    if hasAlpha {
+                        // Premultiplied over magenta: the colour plus magenta where it is clear.
+                        let clear = 255 - Int(p[i + 3])
+                        r += clear
+                        b += clear
+                    }
+                }
+                return abs(r - background.0) <= threshold && abs(g - background.1) <= threshold && abs(b - background.2) <= threshold
+            }
+            var top = height, bottom = -1, left = width, right = -1
+            for y in 0..<height {
+                let row = y * rowBytes
+                var first = -1
+                for x in 0..<width where !isBorder(row + x * step) {
+                    first = x
+                    break
+                }
+                guard first >= 0 else { continue }
+                var last = first
+                for x in stride(from: width - 1, to: first, by: -1) where !isBorder(row + x * step) {
+                    last = x
+                    break
+                }
+                top = min(top, y)
+                bottom = y
+                left = min(left, first)
+                right = max(right, last)
+            }
+            guard bottom >= 0 else { return nil }
+            var x = left, w = right - left + 1, y = top, h = bottom - top + 1
+            if trim.equalHorizontal {
+                let cut = min(left, width - 1 - right)
+                x = cut
+                w = width - 2 * cut
+            }
+            if trim.equalVertical {
+                let cut = min(top, height - 1 - bottom)
+                y = cut
+                h = height - 2 * cut
+            }
+            let rect = PixelRect(x: x, y: y, width: w, height: h)
+            return rect == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : rect
         }
-        func rowIsBorder(_ y: Int) -> Bool { (0..<width).allSatisfy { isBorder($0, y) } }
-        func columnIsBorder(_ x: Int, _ rows: Range<Int>) -> Bool { rows.allSatisfy { isBorder(x, $0) } }
-        guard let top = (0..<height).first(where: { !rowIsBorder($0) }) else { return nil }
-        let bottom = (top..<height).last(where: { !rowIsBorder($0) })!
-        let rows = top..<(bottom + 1)
-        let left = (0..<width).first(where: { !columnIsBorder($0, rows) })!
-        let right = (left..<width).last(where: { !columnIsBorder($0, rows) })!
-        var x = left, w = right - left + 1, y = top, h = bottom - top + 1
-        if trim.equalHorizontal {
-            let cut = min(left, width - 1 - right)
-            x = cut
-            w = width - 2 * cut
-        }
-        if trim.equalVertical {
-            let cut = min(top, height - 1 - bottom)
-            y = cut
-            h = height - 2 * cut
-        }
-        let rect = PixelRect(x: x, y: y, width: w, height: h)
-        return rect == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : rect
     }
 
     /// The colour over magenta (premultiplied: the colour plus magenta where it is transparent).
-    private static func flattened(_ p: RGBA) -> (Double, Double, Double) {
-        let clear = Double(255 - Int(p.a))
-        return (Double(p.r) + clear, Double(p.g), Double(p.b) + clear)
+    private static func flattened(_ p: RGBA) -> (Int, Int, Int) {
+        let clear = 255 - Int(p.a)
+        return (Int(p.r) + clear, Int(p.g), Int(p.b) + clear)
     }
 }
