@@ -307,7 +307,8 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case webp
     /// AVIF (libavif).
     case avif
-    /// GIF (giflib), animated when the source is; only when asked for, never negotiated.
+    /// GIF (giflib), animated when the source is; negotiated only for a GIF or animated source
+    /// whose client names neither AVIF nor WebP.
     case gif
 
     /// The format named by a URL extension or the `format` option (`jpg` and `jpeg` alike).
