@@ -56,11 +56,11 @@ test-server:
 SERVE_PORT ?= 8080
 serve: tool
 	$(IRIS) samples --out $(DEMO)/samples
-	cd Server && $(SWIFT) build -c release --product iris-server
+	cd Server && $(SWIFT) build -c release --product iris-server && $(SWIFT) build -c release --product iris-video-poster
 	@echo "Sample sources: $$(cd $(DEMO)/samples && ls | sed 's|^|local:///|' | tr '\n' ' ')"
 	@echo "Playground: http://127.0.0.1:$(SERVE_PORT)/playground"
 	@echo "Try: curl -o out.webp http://127.0.0.1:$(SERVE_PORT)/unsafe/rs:fill:300:200/g:sm/plain/local:///$$(cd $(DEMO)/samples && ls | head -1)@webp"
-	Server/.build/release/iris-server --dev --port $(SERVE_PORT) --local-root $(CURDIR)/$(DEMO)/samples
+	Server/.build/release/iris-server --dev --video --port $(SERVE_PORT) --local-root $(CURDIR)/$(DEMO)/samples
 
 demo: tool
 	$(IRIS) samples --out $(DEMO)/samples

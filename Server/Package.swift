@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "iris-server", targets: ["IrisServerTool"]),
         .library(name: "IrisServer", targets: ["IrisServer"]),
         .library(name: "IrisServerCore", targets: ["IrisServerCore"]),
+        .executable(name: "iris-video-poster", targets: ["IrisVideoPoster"]),
     ],
     dependencies: [
         .package(name: "Iris", path: ".."),
@@ -65,6 +66,13 @@ let package = Package(
                 "IrisServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // `iris-video-poster`: a video's poster made in a process of its own (FFmpeg on bytes an
+        // outsider chose), under resource limits, so that a crash costs one request.
+        .executableTarget(
+            name: "IrisVideoPoster",
+            dependencies: [.product(name: "Iris", package: "Iris")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -5,7 +5,7 @@ Two replicas and nginx (scripts/serve-cluster 2, replicas restarted when they ex
 127.0.0.1, sources from a server of this script's own on 127.0.0.1 (serve_common.SourceServer).
 The steady load is `--threads` clients sending distinct URLs (a cachebuster each, so every
 request passes nginx's cache and the result cache and is rendered by a replica: 1024×768 JPEG
-→ fit 300 WebP). Scenarios, one line of numbers each; the exit status is 1 when a claim fails:
+→ fit 300 WebP) of 16 sources (nginx routes by source: both replicas get some). Scenarios, one line of numbers each; the exit status is 1 when a claim fails:
   a  SIGKILL to replica 1 under load: no more requests fail than were in flight; the replica is
      restarted and serves again
   b  SIGTERM to replica 2 under load: no request fails (it drains; nginx sends elsewhere)
@@ -42,7 +42,8 @@ class Faults:
             self.cluster.remove()
 
     def steady_path(self, tag):
-        return lambda n: f"/unsafe/rs:fit:300:0/cb:{tag}{n}/plain/{self.source.base}/img/steady/photo.jpg@webp"
+        # 16 sources: nginx routes by source, so one source would load one replica only.
+        return lambda n: f"/unsafe/rs:fit:300:0/cb:{tag}{n}/plain/{self.source.base}/img/steady-{n % 16}/photo.jpg@webp"
 
     def report(self, name, ok, line):
         print(f"{name}: {'ok' if ok else 'FAILED'}: {line}", flush=True)

@@ -7,7 +7,8 @@ Sources come from a server of this script's own on 127.0.0.1, which counts its d
    fit 300 WebP.
 2. Two replicas, a repeated-URL workload (Python clients): 20 sources asked for in 5 sizes each
    and 20 in one size, every URL many times in a shuffled order: nginx's proxy_cache hit rate
-   from $upstream_cache_status in its access log, and the downloads counted at the source server.
+   from $upstream_cache_status in its access log, and the downloads counted at the source server
+   (one per source: nginx routes by source). --sources-only runs this part alone.
    Then the replicas' /metrics against the load generator and nginx's upstream log.
 3. The same bytes three ways: a replica rendering (distinct URLs), a replica answering one URL
    from its result cache, nginx answering it from its proxy_cache.
@@ -40,6 +41,7 @@ def main():
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--requests", type=int, default=4000, help="requests of the repeated-URL workload")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--sources-only", action="store_true", help="only the repeated-URL workload (2.): no wrk")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     source = SourceServer(make_samples(args.samples))
@@ -64,29 +66,30 @@ def main():
         clusters.remove(cluster)
 
     try:
-        # 1. Rendering through nginx, 1 and 2 replicas.
-        rates = {}
-        for replicas in (1, 2):
-            cluster = start(replicas)
-            photo = f"{source.base}/img/load{replicas}/photo.jpg"
-            for i in cluster.indices():  # each replica's source cache holds the source
-                get(cluster.replica_port(i), f"/unsafe/rs:fit:300:0/cb:warm/plain/{photo}@webp")
-            wrk(f"http://127.0.0.1:{cluster.port}/", 2, args.connections, script=script,
-                env={"WRK_PATH_FORMAT": f"/unsafe/rs:fit:300:0/cb:w%d-%d/plain/{photo}@webp"})
-            since = time.time()
-            r = wrk(f"http://127.0.0.1:{cluster.port}/", args.seconds, args.connections, script=script,
-                    env={"WRK_PATH_FORMAT": f"/unsafe/rs:fit:300:0/cb:%d-%d/plain/{photo}@webp"})
-            log = cluster.access_log(since)
-            per_replica = Counter(e["upstreams"][-1] for e in log if e["upstreams"])
-            cache = Counter(e["cache"] for e in log)
-            rates[replicas] = r["rate"]
-            print(f"rendered through nginx, {replicas} replica{'s' if replicas > 1 else ''}: {r['rate']:.1f} req/s, "
-                  f"p50 {r['p50']:.0f} ms, p99 {r['p99']:.0f} ms, non-2xx {r['non2xx']}; nginx cache "
-                  f"{dict(cache)}; per replica {dict(sorted(per_replica.items()))}", flush=True)
-            if r["non2xx"]:
-                problems.append(f"{replicas} replica(s): {r['non2xx']} non-2xx")
-            stop(cluster)
-        print(f"2 replicas / 1 replica: {rates[2] / rates[1]:.2f}×", flush=True)
+        if not args.sources_only:
+            # 1. Rendering through nginx, 1 and 2 replicas.
+            rates = {}
+            for replicas in (1, 2):
+                cluster = start(replicas)
+                photo = f"{source.base}/img/load{replicas}/photo.jpg"
+                for i in cluster.indices():  # each replica's source cache holds the source
+                    get(cluster.replica_port(i), f"/unsafe/rs:fit:300:0/cb:warm/plain/{photo}@webp")
+                wrk(f"http://127.0.0.1:{cluster.port}/", 2, args.connections, script=script,
+                    env={"WRK_PATH_FORMAT": f"/unsafe/rs:fit:300:0/cb:w%d-%d/plain/{photo}@webp"})
+                since = time.time()
+                r = wrk(f"http://127.0.0.1:{cluster.port}/", args.seconds, args.connections, script=script,
+                        env={"WRK_PATH_FORMAT": f"/unsafe/rs:fit:300:0/cb:%d-%d/plain/{photo}@webp"})
+                log = cluster.access_log(since)
+                per_replica = Counter(e["upstreams"][-1] for e in log if e["upstreams"])
+                cache = Counter(e["cache"] for e in log)
+                rates[replicas] = r["rate"]
+                print(f"rendered through nginx, {replicas} replica{'s' if replicas > 1 else ''}: {r['rate']:.1f} req/s, "
+                      f"p50 {r['p50']:.0f} ms, p99 {r['p99']:.0f} ms, non-2xx {r['non2xx']}; nginx cache "
+                      f"{dict(cache)}; per replica {dict(sorted(per_replica.items()))}", flush=True)
+                if r["non2xx"]:
+                    problems.append(f"{replicas} replica(s): {r['non2xx']} non-2xx")
+                stop(cluster)
+            print(f"2 replicas / 1 replica: {rates[2] / rates[1]:.2f}×", flush=True)
 
         # 2. Repeated URLs through nginx, two replicas: hit rate, downloads, metrics.
         cluster = start(2)
@@ -116,6 +119,9 @@ def main():
               f"(the first request of each URL is its one miss: {len(urls)} of {len(log)})", flush=True)
         print(f"  downloads at the source: sources in 5 sizes {sum(many)} for {len(many)} "
               f"({Counter(many)} downloads→sources), sources in 1 size {sum(single)} for {len(single)} ({Counter(single)})", flush=True)
+        # Routed by source (deploy/nginx.conf's consistent hash): one download per source.
+        if any(n != 1 for n in many + single):
+            problems.append(f"downloads per source: {Counter(many + single)} (downloads→sources), expected 1 each")
         if s["failed"] or len(log) != s["n"]:
             problems.append(f"repeated URLs: {s['failed']} failed, nginx logged {len(log)} of {s['n']}")
 
@@ -141,27 +147,28 @@ def main():
         if total_counted != went_up or total_misses != source_total:
             problems.append(f"metrics: requests {total_counted:.0f} vs {went_up}, downloads {total_misses:.0f} vs {source_total}")
 
-        # 3. The same bytes: rendered, the result cache, nginx's cache.
-        path = f"/unsafe/rs:fit:300:0/plain/{source.base}/img/same/photo.jpg@webp"
-        for _ in range(2):
-            get(cluster.port, path)
-            get(cluster.replica_port(1), path)
-        status, headers, _, _ = get(cluster.port, path)
-        _, direct_headers, _, _ = get(cluster.replica_port(1), path)
-        if headers.get("X-Cache-Status") != "HIT" or "result-cache;desc=hit" not in direct_headers.get("Server-Timing", ""):
-            problems.append("same bytes: not cached before the run")
-        rendered = wrk(f"http://127.0.0.1:{cluster.replica_port(1)}/", args.seconds, args.connections, script=script,
-                       env={"WRK_PATH_FORMAT": f"/unsafe/rs:fit:300:0/cb:s%d-%d/plain/{source.base}/img/same/photo.jpg@webp"})
-        result_cache = wrk(f"http://127.0.0.1:{cluster.replica_port(1)}{path}", args.seconds, args.connections)
-        nginx_cache = wrk(f"http://127.0.0.1:{cluster.port}{path}", args.seconds, args.connections)
-        for name, r in [("rendered by a replica", rendered), ("a replica's result cache", result_cache),
-                        ("nginx's proxy_cache", nginx_cache)]:
-            print(f"same bytes, {name}: {r['rate']:.1f} req/s, p50 {r['p50']:.2f} ms, p99 {r['p99']:.2f} ms, "
-                  f"non-2xx {r['non2xx']}", flush=True)
-            if r["non2xx"]:
-                problems.append(f"{name}: {r['non2xx']} non-2xx")
-        print(f"result cache / rendered: {result_cache['rate'] / rendered['rate']:.0f}×; nginx cache / result cache: "
-              f"{nginx_cache['rate'] / result_cache['rate']:.1f}×", flush=True)
+        if not args.sources_only:
+            # 3. The same bytes: rendered, the result cache, nginx's cache.
+            path = f"/unsafe/rs:fit:300:0/plain/{source.base}/img/same/photo.jpg@webp"
+            for _ in range(2):
+                get(cluster.port, path)
+                get(cluster.replica_port(1), path)
+            status, headers, _, _ = get(cluster.port, path)
+            _, direct_headers, _, _ = get(cluster.replica_port(1), path)
+            if headers.get("X-Cache-Status") != "HIT" or "result-cache;desc=hit" not in direct_headers.get("Server-Timing", ""):
+                problems.append("same bytes: not cached before the run")
+            rendered = wrk(f"http://127.0.0.1:{cluster.replica_port(1)}/", args.seconds, args.connections, script=script,
+                           env={"WRK_PATH_FORMAT": f"/unsafe/rs:fit:300:0/cb:s%d-%d/plain/{source.base}/img/same/photo.jpg@webp"})
+            result_cache = wrk(f"http://127.0.0.1:{cluster.replica_port(1)}{path}", args.seconds, args.connections)
+            nginx_cache = wrk(f"http://127.0.0.1:{cluster.port}{path}", args.seconds, args.connections)
+            for name, r in [("rendered by a replica", rendered), ("a replica's result cache", result_cache),
+                            ("nginx's proxy_cache", nginx_cache)]:
+                print(f"same bytes, {name}: {r['rate']:.1f} req/s, p50 {r['p50']:.2f} ms, p99 {r['p99']:.2f} ms, "
+                      f"non-2xx {r['non2xx']}", flush=True)
+                if r["non2xx"]:
+                    problems.append(f"{name}: {r['non2xx']} non-2xx")
+            print(f"result cache / rendered: {result_cache['rate'] / rendered['rate']:.0f}×; nginx cache / result cache: "
+                  f"{nginx_cache['rate'] / result_cache['rate']:.1f}×", flush=True)
         stop(cluster)
     finally:
         for cluster in list(clusters):

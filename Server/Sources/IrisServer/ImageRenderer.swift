@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Iris
 import IrisServerCore
+import Logging
 
 /// What the service answers one image request with.
 public enum ServeResult: Sendable {
@@ -29,13 +30,19 @@ public final class ImageRenderer: Sendable {
     /// Encoded results on disk, when configured.
     public let resultCache: ResultCache?
     let sources = SourceTracker()
+    /// The configured watermark, decoded once.
+    let watermark: Watermark?
+    /// Makes video posters in a child process.
+    let videoPosters: VideoPosterProcess
     private let urls: ImgproxyURL
     private let negotiation: FormatNegotiation
 
     /// Makes a renderer: a pipeline over a ``SourceLoader`` and a disk cache of sources in
     /// ``ServerConfiguration/cacheDirectory``, without a memory cache of decoded images.
     public init(configuration: ServerConfiguration, resolver: any AddressResolving = SystemAddressResolver()) throws {
+        try configuration.validate()
         self.configuration = configuration
+        watermark = try Self.loadWatermark(configuration)
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
         let sources = sources
         let loader = SourceLoader(policy: configuration.sourcePolicy, resolver: resolver,
@@ -49,23 +56,34 @@ public final class ImageRenderer: Sendable {
             resultCache = nil
         }
         let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
+        // FFmpeg never runs in the service: video posters are made by a child process.
+        var decoders = ImageDecoderRegistry.standard
+        decoders.decoders.removeAll { !$0.formats.isDisjoint(with: ImageFormat.videoFormats) }
+        videoPosters = VideoPosterProcess(
+            executable: configuration.videoPosterExecutable.map { URL(fileURLWithPath: $0) } ?? VideoPosterProcess.besideThisExecutable,
+            cpuSeconds: max(1, Int(configuration.processingTimeout.components.seconds)),
+            maxPixels: configuration.maxSourcePixels, maxBytes: configuration.maxSourceBytes)
         pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
-            dataLoader: loader, dataCache: cache, memoryCache: nil, limits: limits, maxConcurrentDownloads: 16,
+            dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits, maxConcurrentDownloads: 16,
             resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
-        gate = AdmissionGate(maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders)
-        urls = configuration.urlReader
+        gate = AdmissionGate(maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders,
+                             maxWaitingBytes: configuration.maxWaitingSourceBytes, queueTimeout: configuration.queueTimeout)
+        let logger = Logger(label: "iris-server")
+        var urls = configuration.urlReader
+        urls.options.warn = { logger.warning("\($0)") }
+        self.urls = urls
         var available: Set<OutputFormat> = []
         for format in OutputFormat.allCases where ImageEncoders.encoder(for: format.imageFormat) != nil { available.insert(format) }
         negotiation = FormatNegotiation(available: available)
     }
 
     /// The whole answer to a request for `path` (as received, without the query). `accept`
-    /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `dprHint`
-    /// (the `Sec-CH-DPR` or `DPR` client hint) is the dpr of URLs that set none, when client
-    /// hints are on.
-    public func serve(path: String, accept: String?, ifNoneMatch: String?, dprHint: String? = nil,
+    /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `hints`
+    /// (`Sec-CH-DPR`/`DPR`, `Sec-CH-Width`/`Width`), when client hints are on, are the dpr and
+    /// width of URLs that set none.
+    public func serve(path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints = ClientHints(),
                       now: Date = Date()) async -> ServeResult {
-        let result = await answer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, dprHint: dprHint, now: now)
+        let result = await answer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, hints: hints, now: now)
         switch result {
         case .image(let image):
             metrics.request(status: 200, format: image.format)
@@ -79,21 +97,19 @@ public final class ImageRenderer: Sendable {
         return result
     }
 
-    private func answer(path: String, accept: String?, ifNoneMatch: String?, dprHint: String?, now: Date) async -> ServeResult {
-        var request: ServeRequest
+    private func answer(path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints, now: Date) async -> ServeResult {
+        let request: ServeRequest
         do throws(ServeError) {
-            request = try urls.parse(path, now: now)
+            request = try urls.parse(path, now: now, defaults: configuration.clientHints ? hints.defaults : ProcessingOptions())
         } catch {
             return .failure(error)
-        }
-        if configuration.clientHints, request.options.dpr == 1, let hint = dprHint.flatMap(Double.init), hint > 0, hint <= 8 {
-            request.options.dpr = hint
         }
         let serveRequest = request
         let clock = ContinuousClock()
         let lookupStarted = clock.now
         let cacheKey = resultCache.map { _ in
-            ResultCache.key(signedPath: request.signedPath, formats: formatsKey(request, accept: accept), dpr: request.options.dpr)
+            ResultCache.key(signedPath: request.signedPath, formats: formatsKey(request, accept: accept), dpr: request.options.dpr,
+                            width: request.options.width)
         }
         if let resultCache, let cacheKey {
             if let entry = await resultCache.entry(for: cacheKey, now: now) {
@@ -120,7 +136,13 @@ public final class ImageRenderer: Sendable {
             return try await withTimeout(configuration.processingTimeout, whenWorkEnds: { self.gate.dismiss() }) {
                 let prepared = try await self.prepare(serveRequest, accept: accept)
                 if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
-                await self.gate.enter()
+                if let passthrough = prepared.passthrough {
+                    // skip_processing, raw: the source's bytes as they are, no render slot.
+                    return .image(RenderedImage(request: prepared.request, data: prepared.data, format: prepared.format,
+                                                negotiated: false, etag: prepared.etag, timings: prepared.timings,
+                                                passthrough: passthrough))
+                }
+                try await self.gate.enter(source: serveRequest.source.description, bytes: prepared.data.count)
                 defer { self.gate.leave() }
                 // Cut off by the timeout while it waited: the slot goes straight back.
                 if Task.isCancelled { throw ServeError(status: 503, "the request was cancelled") }
@@ -147,7 +169,7 @@ public final class ImageRenderer: Sendable {
         let started = clock.now
         let source = try imageSource(for: request.source)
         let fetchRequest = ImageRequest(source: source)
-        let data: Data
+        var data: Data
         var remote: String?
         if case .remote(let url) = request.source { remote = url.absoluteString }
         let role = remote.map { sources.begin($0) }
@@ -163,17 +185,56 @@ public final class ImageRenderer: Sendable {
         }
         var timings = RenderTimings()
         timings.fetch = started.duration(to: clock.now)
+        let options = request.options
+        let limits = options.limits
+        let maxBytes = RequestLimits.lower(configuration.maxSourceBytes, limits.sourceBytes)
+        guard data.count <= maxBytes else { throw .tooLarge("the source is over the source size limit") }
+        // Sniffed by every decoder's rule (a video container by its bytes, never by FFmpeg).
+        let sniffed = ImageDecoderRegistry.standard.format(of: data)
+        if ImageFormat.videoFormats.contains(sniffed) && !configuration.videoSources {
+            throw ServeError(status: 415, "video sources are turned off on this service (--video, IRIS_VIDEO)")
+        }
+        if options.raw {
+            // Served as it is: only its media type is read, from its bytes.
+            guard let name = SourceFormatName(sniffed) else { throw .unprocessable("the source is not an image the service can read") }
+            return passthrough(request, data: data, source: name, timings: timings)
+        }
+        if ImageFormat.videoFormats.contains(sniffed) {
+            // The poster, at the size the result needs, made out of process while holding a
+            // render slot (a decode like any other); from here on the source is that still.
+            var posters = videoPosters
+            posters.maxPixels = RequestLimits.lower(posters.maxPixels, limits.sourcePixels)
+            try await gate.enter(source: request.source.description, bytes: data.count)
+            defer { gate.leave() }
+            do throws(ServeError) {
+                data = try await posters.poster(of: data, target: RenderPlan(options: options, format: .png).decodeTarget)
+            } catch {
+                if error.status == 422 { forget(fetchRequest) }
+                throw error
+            }
+        }
         let header: ImageHeader
         do {
             header = try pipeline.configuration.decoders.header(of: data)
-            try pipeline.configuration.limits.check(header)
+            var requestLimits = pipeline.configuration.limits
+            requestLimits.maxPixels = RequestLimits.lower(requestLimits.maxPixels, limits.sourcePixels)
+            requestLimits.maxFrames = RequestLimits.lower(requestLimits.maxFrames, limits.animationFrames)
+            try requestLimits.check(header)
         } catch {
             forget(fetchRequest)
             throw ServeError(error)
         }
+        if header.isAnimated, let framePixels = limits.animationFramePixels, framePixels > 0,
+           header.width * header.height > framePixels {
+            throw .tooLarge("an animation frame is over the URL's frame resolution limit")
+        }
+        // imgproxy skips only when the output format is the source's, or left open.
+        if let name = SourceFormatName(header.format), options.skipProcessing.contains(name.name),
+           options.format.map({ SourceFormatName($0.rawValue) == name }) ?? true {
+            return passthrough(request, data: data, source: name, timings: timings)
+        }
         // A video is served as its poster (a still), as imgproxy's video thumbnails are.
         let isAnimated = header.isAnimated && !ImageFormat.videoFormats.contains(header.format)
-        let options = request.options
         var sourceSize = options.autoRotate ? header.orientedSize : header.storedSize
         if options.rotate == 90 || options.rotate == 270 { sourceSize = sourceSize.transposed }
         let result = Geometry(source: sourceSize, options: options).resultSize
@@ -189,23 +250,41 @@ public final class ImageRenderer: Sendable {
             format = requested
             negotiated = false
         } else {
-            let alpha = options.background == nil && (header.hasAlpha || options.extend || !options.padding.isEmpty)
-            format = negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: isAnimated)
+            let alpha = options.background == nil
+                && (header.hasAlpha || options.extend || options.extendAspectRatio || !options.padding.isEmpty)
+            format = negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: isAnimated,
+                                        source: OutputFormat(extension: header.format.rawValue))
             negotiated = true
         }
-        var hash = SHA256()
-        hash.update(data: Array("iris-server \(IrisServerInfo.version)\n\(format.rawValue)\n\(request.signedPath)\ndpr \(options.dpr)\n".utf8))
-        hash.update(data: Array(SHA256.hash(data: data)))
-        let etag = "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
         return PreparedRender(request: request, data: data, format: format, negotiated: negotiated,
-                              isAnimated: isAnimated, etag: etag, timings: timings)
+                              isAnimated: isAnimated, etag: Self.etag(request, format: format.rawValue, data: data), timings: timings)
+    }
+
+    /// A source served as it is (`raw`, `skip_processing`).
+    private func passthrough(_ request: ServeRequest, data: Data, source: SourceFormatName, timings: RenderTimings) -> PreparedRender {
+        var prepared = PreparedRender(request: request, data: data, format: OutputFormat(extension: source.name) ?? .jpeg,
+                                      negotiated: false, isAnimated: false,
+                                      etag: Self.etag(request, format: "as-is " + source.name, data: data), timings: timings)
+        prepared.passthrough = source
+        return prepared
+    }
+
+    /// The strong validator of a result: the service's version, the format, the path, the
+    /// hints that shaped it, and the source's bytes.
+    static func etag(_ request: ServeRequest, format: String, data: Data) -> String {
+        let options = request.options
+        var hash = SHA256()
+        hash.update(data: Array("iris-server \(IrisServerInfo.version)\n\(format)\n\(request.signedPath)\ndpr \(options.dpr)\n".utf8))
+        if options.width != 0 { hash.update(data: Array("width \(options.width)\n".utf8)) }
+        hash.update(data: Array(SHA256.hash(data: data)))
+        return "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
     }
 
     /// Decodes at the target size, processes and encodes a prepared request.
     public func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
         let clock = ContinuousClock()
         let options = prepared.request.options
-        let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated)
+        let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated, watermark: watermark)
         let timer = ProcessTimer()
         let data = prepared.data
         let target = plan.decodeTarget
@@ -258,6 +337,8 @@ public final class ImageRenderer: Sendable {
             }
             var bitmap = image.bitmap
             if format == .jpeg, bitmap.format.hasAlpha { bitmap = bitmap.flattened(over: RGBA(r: 255, g: 255, b: 255)) }
+            // A grey picture stays grey in PNG (a third of the bytes to compress), as imgproxy keeps it.
+            if format == .png, bitmap.format != .gray8, bitmap.isOpaqueGrey { bitmap = bitmap.converted(to: .gray8) }
             return try encoder.encode(bitmap, options: options)
         } catch let error as ServeError {
             throw error
@@ -272,8 +353,25 @@ public final class ImageRenderer: Sendable {
     /// negotiated one, what `accept` leads to for an opaque, a transparent and an animated source.
     func formatsKey(_ request: ServeRequest, accept: String?) -> String {
         if let requested = request.requestedFormat { return requested.rawValue }
-        let kinds = [(false, false), (true, false), (false, true), (true, true)]
-        return "accept " + kinds.map { negotiation.choose(accept: accept, hasAlpha: $0.0, isAnimated: $0.1).rawValue }.joined(separator: ",")
+        var choices: [String] = []
+        for source in [nil] + FormatNegotiation.preferred {
+            for (alpha, animated) in [(false, false), (true, false), (false, true), (true, true)] {
+                choices.append(negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: animated, source: source).rawValue)
+            }
+        }
+        return "accept " + choices.joined(separator: ",")
+    }
+
+    /// The watermark image of the configuration, or `nil`; a file that is missing or not an
+    /// image stops the service from starting.
+    static func loadWatermark(_ configuration: ServerConfiguration) throws -> Watermark? {
+        guard let path = configuration.watermarkPath else { return nil }
+        guard let data = FileManager.default.contents(atPath: path),
+              let image = try? ImageDecoderRegistry.standard.decode(data) else {
+            throw ConfigurationError("the watermark \"\(path)\" is not an image Iris can read")
+        }
+        let digest = Base64URL.encode(Array(SHA256.hash(data: data)).prefix(12))
+        return Watermark(bitmap: image.bitmap, identifier: digest, opacity: configuration.watermarkOpacity)
     }
 
     /// The pipeline's source for a checked reference.

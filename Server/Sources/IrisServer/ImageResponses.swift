@@ -26,8 +26,8 @@ public struct ImageResponses: Sendable {
         switch result {
         case .image(let image):
             var headers = commonHeaders(etag: image.etag, request: image.request, format: image.format,
-                                        negotiated: image.negotiated, now: now)
-            headers[.contentType] = image.format.mimeType
+                                        negotiated: image.negotiated, now: now, fileExtension: image.passthrough?.fileExtension)
+            headers[.contentType] = image.mimeType
             headers[.serverTiming] = image.timings.serverTiming
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
         case .notModified(let prepared):
@@ -49,7 +49,8 @@ public struct ImageResponses: Sendable {
                         body: ResponseBody(byteBuffer: ByteBuffer(string: error.reason + "\n")))
     }
 
-    private func commonHeaders(etag: String, request: ServeRequest, format: OutputFormat, negotiated: Bool, now: Date) -> HTTPFields {
+    private func commonHeaders(etag: String, request: ServeRequest, format: OutputFormat, negotiated: Bool, now: Date,
+                               fileExtension: String? = nil) -> HTTPFields {
         var headers = HTTPFields()
         headers[.eTag] = etag
         let options = request.options
@@ -58,18 +59,19 @@ public struct ImageResponses: Sendable {
         headers[.cacheControl] = "max-age=\(maxAge), public"
         var vary: [String] = negotiated ? ["Accept"] : []
         if clientHints {
-            headers[.acceptCH] = "DPR, Sec-CH-DPR"
-            vary += ["Sec-CH-DPR", "DPR"]
+            headers[.acceptCH] = "DPR, Sec-CH-DPR, Width, Sec-CH-Width"
+            vary += ["Sec-CH-DPR", "DPR", "Sec-CH-Width", "Width"]
         }
         if !vary.isEmpty { headers[.vary] = vary.joined(separator: ", ") }
-        headers[.contentDisposition] = Self.contentDisposition(name: options.filename ?? request.source.baseName, format: format,
+        headers[.contentDisposition] = Self.contentDisposition(name: options.filename ?? request.source.baseName,
+                                                              fileExtension: fileExtension ?? format.fileExtension,
                                                               attachment: options.returnAttachment)
         return headers
     }
 
     /// `inline; filename="name.ext"` (or `attachment`), with `filename*` for names beyond ASCII.
-    static func contentDisposition(name: String, format: OutputFormat, attachment: Bool) -> String {
-        let file = name + "." + format.fileExtension
+    static func contentDisposition(name: String, fileExtension: String, attachment: Bool) -> String {
+        let file = name + "." + fileExtension
         let ascii = String(file.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7F ? Character(scalar) : "_"
         })

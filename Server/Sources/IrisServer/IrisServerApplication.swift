@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import IrisServerCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -35,9 +36,10 @@ public enum IrisServerApplication {
             PlaygroundRoutes(configuration: renderer.configuration).add(to: router)
         }
         @Sendable func image(_ request: Request, _: BasicRequestContext) async -> Response {
+            let hints = ClientHints(dpr: request.headers[.secCHDPR] ?? request.headers[.dpr],
+                                    width: request.headers[.secCHWidth] ?? request.headers[.width])
             let result = await renderer.serve(path: request.uri.path, accept: request.headers[.accept],
-                                              ifNoneMatch: request.headers[.ifNoneMatch],
-                                              dprHint: request.headers[.secCHDPR] ?? request.headers[.dpr])
+                                              ifNoneMatch: request.headers[.ifNoneMatch], hints: hints)
             return responses.response(for: result)
         }
         router.get("**", use: image)
@@ -66,7 +68,7 @@ public enum IrisServerApplication {
         Application(router: router(renderer: renderer, drain: drain, logger: logger),
                     server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout.map(timeAmount))),
                     configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
-                                                            serverName: "iris-server"),
+                                                            serverName: "iris-server", backlog: configuration.listenBacklog),
                     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
                     logger: logger)
     }

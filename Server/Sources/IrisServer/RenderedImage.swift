@@ -50,6 +50,8 @@ public struct PreparedRender: Sendable {
     public var etag: String
     /// Timings so far (fetch).
     public var timings: RenderTimings
+    /// The source's format when it is served as it is (`raw`, `skip_processing`).
+    public var passthrough: SourceFormatName?
 }
 
 /// An encoded result.
@@ -66,6 +68,11 @@ public struct RenderedImage: Sendable {
     public var etag: String
     /// Where the time went.
     public var timings: RenderTimings
+    /// The source's format when the bytes are the source's, as they are (`raw`, `skip_processing`).
+    public var passthrough: SourceFormatName? = nil
+
+    /// The `Content-Type` of the bytes.
+    public var mimeType: String { passthrough?.mimeType ?? format.mimeType }
 }
 
 /// The service's name and version (part of every ETag: a new version renders anew).

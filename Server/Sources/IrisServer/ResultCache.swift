@@ -6,7 +6,7 @@ import NIOPosix
 /// Encoded results on disk, in Iris's ``DataCache`` (written atomically, so a crash leaves
 /// whole entries or none; bounded by size, least recently used first out), so a repeat of a
 /// URL is answered without fetching or decoding. An entry is keyed by the signed path, the
-/// format the request gets (the one it names, or what its `Accept` allows) and the dpr; it
+/// format the request gets (the one it names, or what its `Accept` allows), the dpr and width (client hints); it
 /// holds the bytes, the format, the ETag and when it was made, and is dropped once older than
 /// ``maxAge``. Only finished images are stored: errors never are.
 public final class ResultCache: Sendable {
@@ -48,8 +48,8 @@ public final class ResultCache: Sendable {
     /// `formats` is the format asked for by name, or what `Accept` leads to for each kind of
     /// source (opaque, with alpha, animated), so two clients share an entry only when they
     /// would get the same format.
-    public static func key(signedPath: String, formats: String, dpr: Double) -> String {
-        "iris-result 1\n\(signedPath)\n\(formats)\ndpr \(dpr)"
+    public static func key(signedPath: String, formats: String, dpr: Double, width: Int = 0) -> String {
+        "iris-result 1\n\(signedPath)\n\(formats)\ndpr \(dpr)" + (width != 0 ? "\nwidth \(width)" : "")
     }
 
     /// The entry for `key` at `now`, read on NIO's blocking-I/O pool (never on a cooperative

@@ -37,6 +37,10 @@ extension HTTPField.Name {
     static let secCHDPR = HTTPField.Name("Sec-CH-DPR")!
     /// `DPR`.
     static let dpr = HTTPField.Name("DPR")!
+    /// `Sec-CH-Width`.
+    static let secCHWidth = HTTPField.Name("Sec-CH-Width")!
+    /// `Width`.
+    static let width = HTTPField.Name("Width")!
     /// `Server-Timing`.
     static let serverTiming = HTTPField.Name("Server-Timing")!
 }

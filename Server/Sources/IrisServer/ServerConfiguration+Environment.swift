@@ -9,7 +9,7 @@ extension ServerConfiguration {
     /// kinds: loopback, private, link-local…), `IRIS_CACHE_DIR`, `IRIS_CACHE_SIZE`,
     /// `IRIS_DOWNLOAD_TIMEOUT` and `IRIS_PROCESSING_TIMEOUT` (seconds), `IRIS_MAX_SOURCE_BYTES`,
     /// `IRIS_MAX_SOURCE_PIXELS`, `IRIS_MAX_FRAMES`, `IRIS_MAX_RESULT_PIXELS`, `IRIS_TTL`,
-    /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_CLIENT_HINTS`, `IRIS_PRESETS` (`name=opt/opt;name=opt`),
+    /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_QUEUE_TIMEOUT` (seconds), `IRIS_CLIENT_HINTS`, `IRIS_VIDEO`, `IRIS_WATERMARK` (a file), `IRIS_WATERMARK_OPACITY`, `IRIS_PRESETS` (`name=opt/opt;name=opt`),
     /// `IRIS_METRICS_HOST`, `IRIS_METRICS_PORT`, `IRIS_RESULT_CACHE_DIR`, `IRIS_RESULT_CACHE_SIZE` (0: off),
     /// `IRIS_RESULT_CACHE_MAX_AGE`, `IRIS_DRAIN_DELAY`, `IRIS_DRAIN_LIMIT` and `IRIS_IDLE_TIMEOUT` (seconds; 0 for none).
     /// A value that does not parse is an error naming the variable.
@@ -43,6 +43,15 @@ extension ServerConfiguration {
         if let workers = try int("IRIS_WORKERS") { config.maxConcurrentRenders = max(1, workers) }
         if let queue = try int("IRIS_QUEUE") { config.maxQueuedRenders = queue }
         if let hints = environment["IRIS_CLIENT_HINTS"] { config.clientHints = ["1", "true", "yes"].contains(hints.lowercased()) }
+        if let video = environment["IRIS_VIDEO"] { config.videoSources = ["1", "true", "yes"].contains(video.lowercased()) }
+        if let seconds = try int("IRIS_QUEUE_TIMEOUT") { config.queueTimeout = .seconds(seconds) }
+        if let path = environment["IRIS_WATERMARK"] { config.watermarkPath = path }
+        if let text = environment["IRIS_WATERMARK_OPACITY"] {
+            guard let value = Double(text), (0...1).contains(value) else {
+                throw ConfigurationError("IRIS_WATERMARK_OPACITY must be a number from 0 to 1, not \"\(text)\"")
+            }
+            config.watermarkOpacity = value
+        }
         if let host = environment["IRIS_METRICS_HOST"] { config.metricsHost = host }
         if let port = try int("IRIS_METRICS_PORT") { config.metricsPort = port }
         if let directory = environment["IRIS_RESULT_CACHE_DIR"] { config.resultCacheDirectory = URL(fileURLWithPath: directory) }
@@ -52,16 +61,27 @@ extension ServerConfiguration {
         if let seconds = try int("IRIS_DRAIN_LIMIT") { config.drainLimit = .seconds(seconds) }
         if let seconds = try int("IRIS_IDLE_TIMEOUT") { config.idleTimeout = seconds > 0 ? .seconds(seconds) : nil }
         if let presets = environment["IRIS_PRESETS"] {
-            for entry in presets.split(separator: ";") { try config.addPreset(String(entry)) }
+            for entry in presets.split(separator: ";", omittingEmptySubsequences: false) { try config.addPreset(String(entry)) }
         }
         return config
     }
 
-    /// Adds a preset written `name=option/option`.
+    /// Adds a preset written `name=option/option`, as imgproxy reads `IMGPROXY_PRESETS`: blank
+    /// entries and `#` comments are skipped; a missing name or value, or a value that is not
+    /// options (a segment without `:`), is an error. Whether each option is valid is checked
+    /// when the service starts (``OptionParser/validatePresets()``).
     public mutating func addPreset(_ text: String) throws {
-        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty else { throw ConfigurationError("a preset is name=option/option, not \"\(text)\"") }
-        presets[parts[0]] = parts[1].split(separator: "/").map(String.init)
+        let entry = text.trimmingCharacters(in: .whitespaces)
+        if entry.isEmpty || entry.hasPrefix("#") { return }
+        let parts = entry.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw ConfigurationError("a preset is name=option/option, not \"\(text)\"")
+        }
+        let segments = parts[1].split(separator: "/").map(String.init)
+        guard segments.allSatisfy({ $0.contains(":") }) else {
+            throw ConfigurationError("preset \"\(parts[0])\" holds something that is not an option: \"\(parts[1])\"")
+        }
+        presets[parts[0]] = segments
     }
 
     /// Key/salt pairs from hex strings, paired in order.

@@ -44,8 +44,30 @@ public struct ServerConfiguration: Sendable {
     /// Renders running at once (the number of cores).
     public var maxConcurrentRenders = ProcessInfo.processInfo.activeProcessorCount
     /// Requests admitted besides the running renders (fetching their source or waiting for a
-    /// render slot) before new ones are answered 429 (8 per core).
-    public var maxQueuedRenders = 8 * ProcessInfo.processInfo.activeProcessorCount
+    /// render slot) before new ones are answered 429: 2,048 (imgproxy's default client limit).
+    /// A waiting request holds no pixels; what it does hold is bounded by
+    /// ``maxWaitingSourceBytes`` and ``queueTimeout``.
+    public var maxQueuedRenders = 2048
+    /// The most source bytes held by requests waiting for a render slot, each distinct source
+    /// counted once (1 GiB); a request whose source would go past it is answered 429.
+    public var maxWaitingSourceBytes = 1 << 30
+    /// The longest a request waits for a render slot before it is answered 429 (10 s).
+    public var queueTimeout: Duration = .seconds(10)
+    /// The listen backlog: the kernel's maximum (`/proc/sys/net/core/somaxconn` on Linux),
+    /// so that a burst of connections is queued by the kernel rather than dropped.
+    public var listenBacklog = ListenBacklog.kernelMaximum
+    /// The watermark image file the `watermark` option lays over results; `nil`: none (the
+    /// option is then accepted and has no effect, as in imgproxy).
+    public var watermarkPath: String?
+    /// The watermark's base opacity, 0…1, which every `watermark` option multiplies (1).
+    public var watermarkOpacity = 1.0
+    /// Video sources (MP4, MOV, WebM, Matroska) are served as their poster, made by FFmpeg in
+    /// a child process (``VideoPosterProcess``), so a crash costs one request. Off by default:
+    /// a video source is then a 415 saying so.
+    public var videoSources = false
+    /// The `iris-video-poster` executable that makes video posters in a process of its own;
+    /// `nil`: the one beside the running executable.
+    public var videoPosterExecutable: String?
     /// Client hints: responses ask for `DPR` (`Accept-CH`), and a request's `Sec-CH-DPR` or
     /// `DPR` is the dpr of URLs that set none (with `Vary`). Off by default.
     public var clientHints = false
@@ -84,6 +106,16 @@ public struct ServerConfiguration: Sendable {
     /// and presets.
     public var urlReader: ImgproxyURL {
         ImgproxyURL(signature: urlSignature, acceptsUnsigned: development, options: OptionParser(presets: presets))
+    }
+
+    /// Checks what can only be checked as a whole: every preset applies cleanly. A service
+    /// with a broken preset refuses to start, as imgproxy does.
+    public func validate() throws {
+        do throws(ServeError) {
+            try OptionParser(presets: presets).validatePresets()
+        } catch {
+            throw ConfigurationError(error.reason)
+        }
     }
 
     /// `$XDG_CACHE_HOME/iris-server/sources` or `~/.cache/iris-server/sources`.

@@ -29,6 +29,7 @@ public struct GeometryProcessor: ImageProcessing, Hashable {
         let o = options
         return "iris-server.geometry.\(step)(\(o.resizingType.rawValue),\(o.width)x\(o.height),min \(o.minWidth)x\(o.minHeight),"
             + "zoom \(o.zoomX)x\(o.zoomY),dpr \(o.dpr),enlarge \(o.enlarge),extend \(o.extend) \(o.extendGravity),"
+            + "exar \(o.extendAspectRatio) \(o.extendAspectRatioGravity),mrd \(o.limits.resultDimension ?? 0),"
             + "gravity \(o.gravity),crop \(String(describing: o.crop)),padding \(o.padding),rotate \(o.rotate),"
             + "bg \(o.background?.hex ?? "none"),orient \(o.autoRotate))"
     }
@@ -64,9 +65,7 @@ public struct GeometryProcessor: ImageProcessing, Hashable {
                 if case .smart = geometry.cropGravity {
                     image = try ImageProcessors.SmartCrop(size: geometry.cropSize).process(image)
                 } else {
-                    let rect = Geometry.place(geometry.cropSize, in: geometry.scaledSize, gravity: geometry.cropGravity,
-                                              smartAsCentre: true)
-                    image = try ImageProcessors.Crop(rect: rect).process(image)
+                    image = try ImageProcessors.Crop(rect: geometry.cropRect).process(image)
                 }
             }
         case .canvas:

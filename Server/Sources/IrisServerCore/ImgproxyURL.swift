@@ -24,13 +24,16 @@ public struct ImgproxyURL: Sendable {
     }
 
     /// The request of `path` (the URL's path as received, without the query), checked for its
-    /// signature and expiry at `now`.
-    public func parse(_ path: String, now: Date = Date()) throws(ServeError) -> ServeRequest {
+    /// signature and expiry at `now`. The path after the signature is first repaired as
+    /// imgproxy does (``repaired(_:)``), and the signature is checked on the repaired path.
+    /// `defaults` are the options before the URL's own (client hints).
+    public func parse(_ path: String, now: Date = Date(), defaults: ProcessingOptions = ProcessingOptions()) throws(ServeError) -> ServeRequest {
         guard path.hasPrefix("/") else { throw .badRequest("the path must start with /") }
         let afterSlash = path.dropFirst()
         guard let slash = afterSlash.firstIndex(of: "/") else { throw .badRequest("the URL has no source") }
         let signatureSegment = String(afterSlash[..<slash])
-        let signedPath = String(afterSlash[slash...])
+        let signedPath = Self.repaired(String(afterSlash[slash...]))
+        guard signedPath.count > 1 else { throw .badRequest("the URL has no source") }
         try checkSignature(signatureSegment, for: signedPath)
 
         let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -41,7 +44,7 @@ public struct ImgproxyURL: Sendable {
             optionSegments.append(segments[index])
             index += 1
         }
-        var processing = try options.parse(optionSegments)
+        var processing = try options.parse(optionSegments, defaults: defaults)
         guard index < segments.count else { throw .badRequest("the URL has no source") }
 
         let source: SourceReference
@@ -74,7 +77,7 @@ public struct ImgproxyURL: Sendable {
             source = try SourceReference(parsing: text)
             fileExtension = ext
         }
-        if let fileExtension, !fileExtension.isEmpty {
+        if let fileExtension, !fileExtension.isEmpty, !processing.raw {
             guard let format = OutputFormat(extension: fileExtension) else {
                 throw .badRequest("unknown extension \(quoted(fileExtension))")
             }
@@ -84,6 +87,38 @@ public struct ImgproxyURL: Sendable {
             throw .notFound("the URL has expired")
         }
         return ServeRequest(source: source, options: processing, signedPath: signedPath)
+    }
+
+    /// The path after the signature as it was before a proxy or browser rewrote it, as
+    /// imgproxy restores it: `%3A` in the options back to `:`, a plain source's `scheme:/host`
+    /// (a `//` collapsed) back to `scheme://host` (`local:/path` to `local:///path`), and an
+    /// empty options segment (`//plain/…`) dropped.
+    public static func repaired(_ path: String) -> String {
+        var rest = Substring(path)
+        while rest.hasPrefix("/") { rest = rest.dropFirst() }
+        let options: Substring, plain: Substring?
+        if rest.hasPrefix("plain/") {
+            options = ""
+            plain = rest.dropFirst("plain/".count)
+        } else if let marker = rest.range(of: "/plain/") {
+            options = rest[..<marker.lowerBound]
+            plain = rest[marker.upperBound...]
+        } else {
+            options = rest
+            plain = nil
+        }
+        let fixedOptions = options.replacingOccurrences(of: "%3A", with: ":")
+        guard var source = plain.map(String.init) else { return "/" + fixedOptions }
+        // `scheme:/x` where x is not a slash: the `//` was collapsed.
+        if let colon = source.range(of: ":/"), !source[..<colon.lowerBound].isEmpty,
+           !source[..<colon.lowerBound].contains(where: { $0 == "/" || $0.isWhitespace }) {
+            let after = source[colon.upperBound...]
+            if let next = after.first, next != "/" {
+                let scheme = source[..<colon.lowerBound]
+                source = scheme + (scheme == "local" ? ":///" : "://") + after
+            }
+        }
+        return (fixedOptions.isEmpty ? "" : "/" + fixedOptions) + "/plain/" + source
     }
 
     private func checkSignature(_ segment: String, for signedPath: String) throws(ServeError) {

@@ -1,29 +1,60 @@
-import Foundation
-
 /// Reads imgproxy's processing options: `/`-separated segments `name:arg:arg`, by long or
 /// short name, applied in order (a later option overrides an earlier one). Presets are named
 /// lists of option segments from configuration; the preset `default` applies first, always.
+/// An empty argument leaves the value it stands for unchanged (its default), as in imgproxy.
 ///
 /// An unknown option, a missing or malformed argument: ``ServeError`` 400 naming the option.
 public struct OptionParser: Sendable {
     /// Presets by name: each a list of option segments (`["rs:fill:300:300", "g:sm"]`).
     public var presets: [String: [String]]
+    /// Told of what imgproxy only warns about: a preset that names itself (skipped).
+    public var warn: @Sendable (String) -> Void
 
-    /// Makes a parser with `presets`.
-    public init(presets: [String: [String]] = [:]) { self.presets = presets }
+    /// Makes a parser with `presets`; `warn` hears of skipped self-references.
+    public init(presets: [String: [String]] = [:], warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.presets = presets
+        self.warn = warn
+    }
 
-    /// The options of `segments` over the defaults (and the `default` preset).
-    public func parse(_ segments: [String]) throws(ServeError) -> ProcessingOptions {
-        var options = ProcessingOptions()
-        if let defaults = presets["default"] {
-            for segment in defaults { try apply(segment, to: &options, depth: 1) }
-        }
-        for segment in segments { try apply(segment, to: &options, depth: 0) }
+    /// The options of `segments` over `defaults` (client hints) and the `default` preset.
+    public func parse(_ segments: [String], defaults: ProcessingOptions = ProcessingOptions()) throws(ServeError) -> ProcessingOptions {
+        var options = defaults
+        if presets["default"] != nil { try applyPresets(["default"], to: &options, using: []) }
+        for segment in segments { try apply(segment, to: &options) }
         return options
     }
 
+    /// Checks every preset by applying it to the defaults: the error names the preset. A
+    /// service refuses to start with a preset that would fail every request that uses it.
+    public func validatePresets() throws(ServeError) {
+        for name in presets.keys.sorted() {
+            var options = ProcessingOptions()
+            do throws(ServeError) {
+                try applyPresets([name], to: &options, using: [])
+            } catch {
+                throw ServeError(status: error.status, "preset \(quoted(name)): \(error.reason)")
+            }
+        }
+    }
+
+    private func applyPresets(_ names: [String], to options: inout ProcessingOptions, using used: [String],
+                              option: String = "preset") throws(ServeError) {
+        for name in names {
+            guard let segments = presets[name] else {
+                throw ServeError.badRequest("invalid option \(quoted(option)): unknown preset \(quoted(name))")
+            }
+            // imgproxy skips a preset already being applied, with a warning, rather than fail.
+            if used.contains(name) {
+                warn("preset \(quoted(name)) refers to itself; the reference is skipped")
+                continue
+            }
+            for segment in segments { try apply(segment, to: &options, presets: used + [name]) }
+        }
+    }
+
     /// Applies one `name:args` segment to `options`.
-    public func apply(_ segment: String, to options: inout ProcessingOptions, depth: Int = 0) throws(ServeError) {
+    /// `presets` are those being applied (a preset naming one of them is skipped).
+    public func apply(_ segment: String, to options: inout ProcessingOptions, presets used: [String] = []) throws(ServeError) {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let name = parts[0]
         let args = Arguments(option: name, values: Array(parts.dropFirst()))
@@ -68,13 +99,56 @@ public struct OptionParser: Sendable {
             options.enlarge = try args.bool(args.values[0])
         case "extend", "ex":
             try applyExtend(args.values, option: name, to: &options)
+        case "extend_aspect_ratio", "extend_ar", "exar":
+            try args.count(1...4)
+            options.extendAspectRatio = try args.bool(args.values[0])
+            if args.values.count > 1 {
+                options.extendAspectRatioGravity = try args.gravity(Array(args.values[1...]), allowsSmart: false,
+                                                                    previous: options.extendAspectRatioGravity)
+            }
         case "gravity", "g":
-            options.gravity = try args.gravity(args.values, allowsSmart: true)
+            options.gravity = try args.gravity(args.values, allowsSmart: true, previous: options.gravity)
         case "crop", "c":
-            try args.count(2...5)
-            let width = try args.cropSide(args.values[0]), height = try args.cropSide(args.values[1])
-            let gravity = args.values.count > 2 ? try args.gravity(Array(args.values[2...]), allowsSmart: true) : nil
+            try args.count(1...5)
+            let width = try args.optional(0).map { value throws(ServeError) in try args.cropSide(value) } ?? 0
+            let height = try args.optional(1).map { value throws(ServeError) in try args.cropSide(value) } ?? 0
+            let previous = options.crop?.gravity
+            let gravity = args.values.count > 2
+                ? try args.gravity(Array(args.values[2...]), allowsSmart: true, previous: previous ?? .center) : previous
             options.crop = CropOption(width: width, height: height, gravity: gravity)
+        case "trim", "t":
+            try args.count(1...4)
+            guard let threshold = args.optional(0) else { options.trim = nil; break }
+            var trim = TrimOption(threshold: try args.nonNegative(threshold, max: 255))
+            if let color = args.optional(1) { trim.color = try args.hexColor(color) }
+            if let equal = args.optional(2) { trim.equalHorizontal = try args.bool(equal) }
+            if let equal = args.optional(3) { trim.equalVertical = try args.bool(equal) }
+            options.trim = trim
+        case "watermark", "wm":
+            try args.count(1...7)
+            guard let opacity = Double(args.values[0]), (0...1).contains(opacity) else {
+                throw args.malformed("the opacity is a number from 0 to 1")
+            }
+            if opacity == 0 { options.watermark = nil; break }
+            var mark = options.watermark ?? WatermarkOption(opacity: opacity)
+            mark.opacity = opacity
+            if let position = args.optional(1) {
+                if position == "re" {
+                    mark.position = .replicate
+                } else if let point = CompassPoint(rawValue: position) {
+                    mark.position = .compass(point)
+                } else {
+                    throw args.malformed("unknown position \(quoted(position))")
+                }
+            }
+            if let x = args.optional(2) { mark.xOffset = try args.signed(x) }
+            if let y = args.optional(3) { mark.yOffset = try args.signed(y) }
+            if let scale = args.optional(4) { mark.scale = try args.positive(scale, max: 100) }
+            options.watermark = mark
+        case "flip", "fl":
+            try args.count(1...2)
+            if let horizontal = args.optional(0) { options.flipHorizontal = try args.bool(horizontal) }
+            if let vertical = args.optional(1) { options.flipVertical = try args.bool(vertical) }
         case "padding", "pd":
             try args.count(1...4)
             let sides = try args.values.map { value throws(ServeError) in try args.size(value) }
@@ -156,13 +230,40 @@ public struct OptionParser: Sendable {
         case "return_attachment", "att":
             try args.count(1...1)
             options.returnAttachment = try args.bool(args.values[0])
+        case "skip_processing", "skp":
+            for value in args.values {
+                guard let format = SourceFormatName(value) else { throw args.malformed("unknown format \(quoted(value))") }
+                options.skipProcessing.insert(format.name)
+            }
+        case "raw":
+            try args.count(1...1)
+            options.raw = try args.bool(args.values[0])
+        case "enforce_thumbnail", "eth":
+            try args.count(1...1)
+            options.enforceThumbnail = try args.bool(args.values[0])
+        case "preserve_hdr", "ph":
+            try args.count(1...1)
+            options.preserveHDR = try args.bool(args.values[0])
+        case "max_src_resolution", "msr":
+            try args.count(1...1)
+            options.limits.sourcePixels = try args.megapixels(args.values[0])
+        case "max_src_file_size", "msfs":
+            try args.count(1...1)
+            options.limits.sourceBytes = try args.wholeNumber(args.values[0])
+        case "max_animation_frames", "maf":
+            try args.count(1...1)
+            let frames = try args.wholeNumber(args.values[0])
+            guard frames > 0 else { throw args.malformed("the number of frames must be above 0") }
+            options.limits.animationFrames = frames
+        case "max_animation_frame_resolution", "mafr":
+            try args.count(1...1)
+            options.limits.animationFramePixels = try args.megapixels(args.values[0])
+        case "max_result_dimension", "mrd":
+            try args.count(1...1)
+            options.limits.resultDimension = try args.wholeNumber(args.values[0])
         case "preset", "pr":
             try args.count(1...16)
-            guard depth < 4 else { throw args.malformed("presets nest too deep") }
-            for preset in args.values {
-                guard let segments = presets[preset] else { throw args.malformed("unknown preset \(quoted(preset))") }
-                for segment in segments { try apply(segment, to: &options, depth: depth + 1) }
-            }
+            try applyPresets(args.values, to: &options, using: used, option: name)
         default:
             throw ServeError.badRequest("unknown option \(quoted(name))")
         }
@@ -173,8 +274,7 @@ public struct OptionParser: Sendable {
         try args.count(1...4)
         options.extend = try args.bool(values[0])
         if values.count > 1 {
-            let gravity = try args.gravity(Array(values[1...]), allowsSmart: false)
-            options.extendGravity = gravity
+            options.extendGravity = try args.gravity(Array(values[1...]), allowsSmart: false, previous: options.extendGravity)
         }
     }
 }
@@ -251,41 +351,53 @@ struct Arguments {
         return type
     }
 
-    /// `type[:x_offset:y_offset]`, `fp:x:y` or `sm`.
-    func gravity(_ values: [String], allowsSmart: Bool) throws(ServeError) -> Gravity {
+    /// `type[:x_offset:y_offset]`, `fp:x:y` or `sm`. An empty type or offset keeps what
+    /// `previous` had (imgproxy leaves an empty argument unchanged).
+    func gravity(_ values: [String], allowsSmart: Bool, previous: Gravity = .center) throws(ServeError) -> Gravity {
         guard let type = values.first else { throw malformed("expected a gravity") }
+        var previousOffsets = (0.0, 0.0)
+        switch previous {
+        case .compass(_, let x, let y), .focusPoint(let x, let y): previousOffsets = (x, y)
+        case .smart: break
+        }
         switch type {
         case "sm":
             guard allowsSmart, values.count == 1 else { throw malformed("smart gravity takes no arguments here") }
             return .smart
         case "fp":
-            guard values.count == 3, let x = Double(values[1]), let y = Double(values[2]),
-                  (0...1).contains(x), (0...1).contains(y) else {
-                throw malformed("a focus point is fp:x:y with x and y from 0 to 1")
-            }
+            guard values.count == 3 else { throw malformed("a focus point is fp:x:y with x and y from 0 to 1") }
+            let x = try offset(values[1], previous: previousOffsets.0, unit: true)
+            let y = try offset(values[2], previous: previousOffsets.1, unit: true)
             return .focusPoint(x: x, y: y)
         default:
-            guard let point = CompassPoint(rawValue: type) else { throw malformed("unknown gravity \(quoted(type))") }
-            guard values.count <= 3 else { throw malformed("a gravity takes at most two offsets") }
-            var offsets = [0.0, 0.0]
-            for (index, value) in values.dropFirst().enumerated() {
-                guard let number = Double(value), number.isFinite, abs(number) <= 100_000 else {
-                    throw malformed("\(quoted(value)) is not an offset")
-                }
-                offsets[index] = number
+            var point = CompassPoint.center
+            if type.isEmpty {
+                if case .compass(let kept, _, _) = previous { point = kept }
+            } else {
+                guard let named = CompassPoint(rawValue: type) else { throw malformed("unknown gravity \(quoted(type))") }
+                point = named
             }
-            return .compass(point, xOffset: offsets[0], yOffset: offsets[1])
+            guard values.count <= 3 else { throw malformed("a gravity takes at most two offsets") }
+            let x = values.count > 1 ? try offset(values[1], previous: previousOffsets.0, unit: false) : previousOffsets.0
+            let y = values.count > 2 ? try offset(values[2], previous: previousOffsets.1, unit: false) : previousOffsets.1
+            return .compass(point, xOffset: x, yOffset: y)
         }
     }
 
-    /// `r:g:b` (0…255 each) or `rrggbb`.
+    /// One gravity offset: empty keeps `previous`; `unit`: 0…1 (a focus point's coordinate).
+    private func offset(_ value: String, previous: Double, unit: Bool) throws(ServeError) -> Double {
+        if value.isEmpty { return previous }
+        guard let number = Double(value), number.isFinite, abs(number) <= 100_000, !unit || (0...1).contains(number) else {
+            throw malformed(unit ? "a focus point is fp:x:y with x and y from 0 to 1" : "\(quoted(value)) is not an offset")
+        }
+        return number
+    }
+
+    /// `r:g:b` (0…255 each), `rrggbb` or `rgb`; one empty argument: none.
     func color() throws(ServeError) -> BackgroundColor? {
         if values.count == 1 {
             if values[0].isEmpty { return nil }
-            guard values[0].utf8.count == 6, let bytes = Hex.decode(values[0]) else {
-                throw malformed("\(quoted(values[0])) is not a colour (rrggbb or r:g:b)")
-            }
-            return BackgroundColor(red: bytes[0], green: bytes[1], blue: bytes[2])
+            return try hexColor(values[0])
         }
         guard values.count == 3 else { throw malformed("expected r:g:b or rrggbb") }
         var channels: [UInt8] = []
@@ -294,6 +406,37 @@ struct Arguments {
             channels.append(number)
         }
         return BackgroundColor(red: channels[0], green: channels[1], blue: channels[2])
+    }
+
+    /// `rrggbb` or `rgb` (each digit doubled: `fff` is white).
+    func hexColor(_ value: String) throws(ServeError) -> BackgroundColor {
+        let digits = value.utf8.count == 3 ? String(value.flatMap { [$0, $0] }) : value
+        guard digits.utf8.count == 6, let bytes = Hex.decode(digits) else {
+            throw malformed("\(quoted(value)) is not a colour (rrggbb, rgb or r:g:b)")
+        }
+        return BackgroundColor(red: bytes[0], green: bytes[1], blue: bytes[2])
+    }
+
+    /// Megapixels (may be fractional) as pixels.
+    func megapixels(_ value: String) throws(ServeError) -> Int {
+        guard let number = Double(value), number.isFinite, number >= 0, number <= 1_000_000 else {
+            throw malformed("\(quoted(value)) is not a number of megapixels")
+        }
+        return Int(number * 1_000_000)
+    }
+
+    /// Any finite number within ±100,000.
+    func signed(_ value: String) throws(ServeError) -> Double {
+        guard let number = Double(value), number.isFinite, abs(number) <= 100_000 else {
+            throw malformed("\(quoted(value)) is not a number")
+        }
+        return number
+    }
+
+    /// A whole number, 0 or more.
+    func wholeNumber(_ value: String) throws(ServeError) -> Int {
+        guard let number = Int(value), number >= 0 else { throw malformed("\(quoted(value)) is not a whole number") }
+        return number
     }
 }
 

@@ -125,6 +125,82 @@ public struct CropOption: Sendable, Hashable {
     }
 }
 
+/// imgproxy's `trim`: borders of one colour cut off the source before anything else.
+public struct TrimOption: Sendable, Hashable {
+    /// How far (0…255 per channel) a pixel may be from the border colour and still count as border.
+    public var threshold: Double
+    /// The border colour; `nil`: the top-left pixel's.
+    public var color: BackgroundColor?
+    /// Cut as much from the left as from the right (the lesser of the two).
+    public var equalHorizontal: Bool
+    /// Cut as much from the top as from the bottom (the lesser of the two).
+    public var equalVertical: Bool
+
+    /// Makes a trim option.
+    public init(threshold: Double, color: BackgroundColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+        self.threshold = threshold
+        self.color = color
+        self.equalHorizontal = equalHorizontal
+        self.equalVertical = equalVertical
+    }
+}
+
+/// imgproxy's `watermark`: where and how strongly the configured watermark image is laid
+/// over the result.
+public struct WatermarkOption: Sendable, Hashable {
+    /// Where the watermark goes.
+    public enum Position: Sendable, Hashable {
+        /// At a compass point, offsets inwards from its edges (as a gravity's).
+        case compass(CompassPoint)
+        /// Tiled over the whole image, the offsets being the space between tiles (`re`).
+        case replicate
+    }
+
+    /// 0…1, times the configured opacity.
+    public var opacity: Double
+    /// Where it goes (the centre by default).
+    public var position: Position
+    /// Horizontal offset: pixels (times the dpr), or below 1 a fraction of the width.
+    public var xOffset: Double
+    /// Vertical offset: pixels (times the dpr), or below 1 a fraction of the height.
+    public var yOffset: Double
+    /// Its size relative to the result's (fitted into that fraction of it); 0: its own size.
+    public var scale: Double
+
+    /// Makes a watermark option.
+    public init(opacity: Double, position: Position = .compass(.center), xOffset: Double = 0, yOffset: Double = 0, scale: Double = 0) {
+        self.opacity = opacity
+        self.position = position
+        self.xOffset = xOffset
+        self.yOffset = yOffset
+        self.scale = scale
+    }
+}
+
+/// Limits a URL sets for itself (imgproxy's security options); `nil`: the configured one.
+/// Each is applied as the lesser of it and the configuration's, so a URL can only tighten.
+public struct RequestLimits: Sendable, Hashable {
+    /// The most source pixels (`max_src_resolution`, `msr`, given in megapixels).
+    public var sourcePixels: Int?
+    /// The most source bytes (`max_src_file_size`, `msfs`).
+    public var sourceBytes: Int?
+    /// The most animation frames (`max_animation_frames`, `maf`).
+    public var animationFrames: Int?
+    /// The most pixels of one animation frame (`max_animation_frame_resolution`, `mafr`, megapixels).
+    public var animationFramePixels: Int?
+    /// The longest side of the result, which is scaled down to fit (`max_result_dimension`, `mrd`).
+    public var resultDimension: Int?
+
+    /// No limits of the URL's own.
+    public init() {}
+
+    /// The lesser of `configured` and `requested`; a requested 0 or less counts as unset.
+    public static func lower(_ configured: Int, _ requested: Int?) -> Int {
+        guard let requested, requested > 0 else { return configured }
+        return configured > 0 ? min(configured, requested) : requested
+    }
+}
+
 /// Every processing option of an imgproxy URL, parsed and checked. Defaults are imgproxy's.
 public struct ProcessingOptions: Sendable, Hashable {
     /// How the image fits the box (`resizing_type`, `rt`).
@@ -149,6 +225,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var extend = false
     /// Where the image sits when extended.
     public var extendGravity: Gravity = .center
+    /// Whether the result is extended to the box's aspect ratio (not its size) with the
+    /// background (`extend_aspect_ratio`, `extend_ar`, `exar`).
+    public var extendAspectRatio = false
+    /// Where the image sits when extended to the aspect ratio.
+    public var extendAspectRatioGravity: Gravity = .center
     /// Where a fill is cropped (`gravity`, `g`).
     public var gravity: Gravity = .center
     /// A crop of the source before the resize (`crop`, `c`).
@@ -159,6 +240,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var autoRotate = true
     /// A right-angle rotation after orientation: 0, 90, 180 or 270 (`rotate`, `rot`).
     public var rotate = 0
+    /// Mirrored left to right, after the rotation (`flip`, `fl`, first argument).
+    public var flipHorizontal = false
+    /// Mirrored top to bottom, after the rotation (`flip`, `fl`, second argument).
+    public var flipVertical = false
+    /// Borders of one colour cut off the source before anything else (`trim`, `t`).
+    public var trim: TrimOption?
+    /// The configured watermark laid over the result (`watermark`, `wm`).
+    public var watermark: WatermarkOption?
     /// The colour transparent pixels are flattened onto, and extensions filled with (`background`, `bg`); `nil`: keep alpha (white for JPEG).
     public var background: BackgroundColor?
     /// Gaussian blur sigma in pixels (`blur`, `bl`); 0: none.
@@ -189,6 +278,20 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// `Content-Disposition: attachment` instead of inline (`return_attachment`, `att`).
     public var returnAttachment = false
+    /// Source formats served as they are, unprocessed (`skip_processing`, `skp`): names as
+    /// ``SourceFormatName`` gives them (`jpg`, `png`, `gif`, `webp`, `avif`…).
+    public var skipProcessing: Set<String> = []
+    /// The source served as it is, unprocessed, and the URL's extension ignored (`raw`).
+    public var raw = false
+    /// Accepted and without effect (`enforce_thumbnail`, `eth`): imgproxy may then take a
+    /// HEIF or AVIF file's embedded thumbnail; Iris decodes the image itself at the target size.
+    public var enforceThumbnail = false
+    /// Accepted and without effect (`preserve_hdr`, `ph`): results are 8-bit SDR.
+    public var preserveHDR = false
+    /// This request's own limits: each only lowers the configured one (`max_src_resolution`,
+    /// `max_src_file_size`, `max_animation_frames`, `max_animation_frame_resolution`,
+    /// `max_result_dimension`).
+    public var limits = RequestLimits()
 
     /// The defaults: fit, no size (the source's), quality from the configuration.
     public init() {}
@@ -204,7 +307,8 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case webp
     /// AVIF (libavif).
     case avif
-    /// GIF (giflib), animated when the source is; only when asked for, never negotiated.
+    /// GIF (giflib), animated when the source is; negotiated only for a GIF or animated source
+    /// whose client names neither AVIF nor WebP.
     case gif
 
     /// The format named by a URL extension or the `format` option (`jpg` and `jpeg` alike).

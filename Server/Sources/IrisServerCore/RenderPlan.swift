@@ -7,21 +7,28 @@ public struct RenderPlan: Sendable {
     public var decodeTarget: DecodeTarget?
     /// Keep the stored orientation (`auto_rotate:0`).
     public var skipsOrientation: Bool
-    /// Rotate, resize, effects, canvas, flatten.
+    /// Trim, rotate, flip, resize, effects, canvas, flatten, watermark.
     public var processors: [any ImageProcessing]
 
     /// The plan of `options` for output in `format`. An animated source is cut by the centre
     /// where smart gravity is asked for: a crop chosen frame by frame would jump around.
-    public init(options: ProcessingOptions, format: OutputFormat, isAnimated: Bool = false) {
+    /// `watermark` is the configured image a `watermark` option lays over the result, last.
+    public init(options: ProcessingOptions, format: OutputFormat, isAnimated: Bool = false, watermark: Watermark? = nil) {
         var options = options
         if isAnimated {
             if options.gravity == .smart { options.gravity = .center }
             if options.crop?.gravity == .smart { options.crop?.gravity = .center }
         }
+        // imgproxy trims stills only.
+        if isAnimated { options.trim = nil }
         skipsOrientation = !options.autoRotate
         decodeTarget = Self.decodeTarget(for: options)
         var processors: [any ImageProcessing] = []
+        if let trim = options.trim { processors.append(TrimProcessor(trim: trim, autoRotate: options.autoRotate)) }
         if options.rotate != 0 { processors.append(ImageProcessors.Rotate(degrees: options.rotate)) }
+        if options.flipHorizontal || options.flipVertical {
+            processors.append(FlipProcessor(horizontal: options.flipHorizontal, vertical: options.flipVertical))
+        }
         processors.append(GeometryProcessor(options: options, step: .resize))
         if options.blur > 0 { processors.append(ImageProcessors.GaussianBlur(radius: options.blur)) }
         if options.sharpen > 0 { processors.append(ImageProcessors.Sharpen(sigma: options.sharpen)) }
@@ -32,14 +39,17 @@ public struct RenderPlan: Sendable {
         } else if format == .jpeg {
             processors.append(ImageProcessors.Flatten(background: RGBA(r: 255, g: 255, b: 255)))
         }
+        if let watermark, let option = options.watermark {
+            processors.append(WatermarkProcessor(watermark: watermark, option: option, dpr: options.dpr))
+        }
         self.processors = processors
     }
 
     /// A target no smaller than the result needs: the box (times `dpr` and `zoom`, turned
     /// with `rotate`) to fit or cover; none when the source must be whole (a crop, a minimum
-    /// size) or no box is given.
+    /// size, a trim) or no box is given.
     static func decodeTarget(for options: ProcessingOptions) -> DecodeTarget? {
-        if options.crop != nil || options.minWidth > 0 || options.minHeight > 0 { return nil }
+        if options.crop != nil || options.trim != nil || options.minWidth > 0 || options.minHeight > 0 { return nil }
         var width = Int((Double(options.width) * options.dpr * options.zoomX).rounded(.up))
         var height = Int((Double(options.height) * options.dpr * options.zoomY).rounded(.up))
         if options.rotate == 90 || options.rotate == 270 { swap(&width, &height) }

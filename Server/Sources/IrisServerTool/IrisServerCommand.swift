@@ -25,7 +25,11 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Named preset, name=option/option (IRIS_PRESETS; repeatable).") var preset: [String] = []
     @Option(help: "Renders at once (IRIS_WORKERS; default: cores).") var workers: Int?
     @Flag(help: "Client hints: ask for DPR and use it as the default dpr (IRIS_CLIENT_HINTS).") var clientHints = false
-    @Option(help: "Requests fetching or waiting for a render besides the running ones, before 429 (IRIS_QUEUE; default 8 per core).") var queue: Int?
+    @Option(help: "Requests fetching or waiting for a render besides the running ones, before 429 (IRIS_QUEUE; default 2048).") var queue: Int?
+    @Option(help: "Seconds a request may wait for a render slot before 429 (IRIS_QUEUE_TIMEOUT; default 10).") var queueTimeout: Int?
+    @Flag(help: "Serve video sources (MP4, MOV, WebM, Matroska) as their poster; off by default (IRIS_VIDEO).") var video = false
+    @Option(help: "Watermark image file for the watermark option (IRIS_WATERMARK; default none).") var watermark: String?
+    @Option(help: "Watermark base opacity, 0 to 1 (IRIS_WATERMARK_OPACITY; default 1).") var watermarkOpacity: Double?
     @Option(help: "Port of /metrics, Prometheus text (IRIS_METRICS_PORT; default: no metrics listener).") var metricsPort: Int?
     @Option(help: "Address of /metrics (IRIS_METRICS_HOST; default 127.0.0.1).") var metricsHost: String?
     @Option(help: "Result cache folder (IRIS_RESULT_CACHE_DIR; default ~/.cache/iris-server/results).") var resultCacheDir: String?
@@ -49,6 +53,10 @@ struct IrisServerCommand: AsyncParsableCommand {
         for entry in preset { try config.addPreset(entry) }
         if let workers { config.maxConcurrentRenders = max(1, workers) }
         if let queue { config.maxQueuedRenders = queue }
+        if let queueTimeout { config.queueTimeout = .seconds(queueTimeout) }
+        if video { config.videoSources = true }
+        if let watermark { config.watermarkPath = watermark }
+        if let watermarkOpacity { config.watermarkOpacity = min(1, max(0, watermarkOpacity)) }
         if clientHints { config.clientHints = true }
         if let metricsPort { config.metricsPort = metricsPort }
         if let metricsHost { config.metricsHost = metricsHost }

@@ -99,7 +99,7 @@ import Testing
                 let path = Harness.path(["w:100"], source: "\(base)/f/p.jpg", extension: "png")
                 let hinted = try await client.get(path, headers: [.init("Sec-CH-DPR")!: "2"])
                 #expect(try TestImages.decode(hinted.data).bitmap.width == 200)
-                #expect(hinted.headers[.init("Accept-CH")!] == "DPR, Sec-CH-DPR")
+                #expect(hinted.headers[.init("Accept-CH")!] == "DPR, Sec-CH-DPR, Width, Sec-CH-Width")
                 #expect(hinted.headers[.vary]?.contains("Sec-CH-DPR") == true)
                 let plain = try await client.get(path)
                 #expect(try TestImages.decode(plain.data).bitmap.width == 100 && plain.headers[.eTag] != hinted.headers[.eTag])

@@ -224,4 +224,33 @@ import Testing
             }
         }
     }
+    /// A page asking for one source in 100 sizes at once, on the default queue (two render
+    /// slots here): every request is served, none refused; the source is fetched once.
+    @Test func aHundredSizesOfOneSourceAtOnceAreAllServed() async throws {
+        let files = SourceFiles()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            let config = Harness.configuration { $0.maxConcurrentRenders = 2; $0.maxQueuedRenders = ServerConfiguration().maxQueuedRenders }
+            try await Harness.withService(config) { client, renderer in
+                let codes = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<100 {
+                        group.addTask {
+                            try await client.get(Harness.path(["w:\(20 + index)"], source: "\(base)/gated/p.jpg", extension: "webp")).status.code
+                        }
+                    }
+                    // Every request is admitted and waiting for the one download before it answers.
+                    var arrivals = files.arrivals.makeAsyncIterator()
+                    _ = await arrivals.next()
+                    while renderer.gate.load.waiting < 100 { await Task.yield() }
+                    files.gate.open()
+                    var codes: [Int] = []
+                    for try await code in group { codes.append(code) }
+                    return codes
+                }
+                #expect(codes.count == 100 && codes.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: codes, by: { $0 }).mapValues(\.count))")
+                #expect(files.count("p.jpg") == 1)
+                #expect(renderer.gate.load.running == 0 && renderer.gate.load.waiting == 0)
+            }
+        }
+    }
 }

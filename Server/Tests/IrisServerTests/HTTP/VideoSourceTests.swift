@@ -35,7 +35,7 @@ struct VideoSourceTests {
         let files = SourceFiles()
         files["clip.mp4"] = try await Self.clip()
         try await withSourceServer(files) { base in
-            try await Harness.withService(Harness.configuration()) { client, _ in
+            try await Harness.withService(Harness.configuration { $0.videoSources = true }) { client, _ in
                 // Negotiated: a still's order (AVIF, then WebP), not the animated one.
                 var headers = HTTPFields()
                 headers[.accept] = "image/webp,*/*"
@@ -57,6 +57,54 @@ struct VideoSourceTests {
                 let jpeg = try await client.get(Harness.path(["rs:fill:100:100"], source: "\(base)/f/clip.mp4", extension: "jpg"))
                 #expect(jpeg.status == .ok && jpeg.headers[.contentType] == "image/jpeg", "\(jpeg.text)")
                 #expect(try TestImages.decode(jpeg.data).bitmap.size == PixelSize(width: 100, height: 100))
+            }
+        }
+    }
+    /// Off by default: a video source is a 415 that says why, and nothing is decoded.
+    @Test func videoSourcesAreOffByDefault() async throws {
+        let files = SourceFiles()
+        files["clip.mp4"] = try await Self.clip()
+        try await withSourceServer(files) { base in
+            try await Harness.withService(Harness.configuration()) { client, _ in
+                let response = try await client.get(Harness.path(["rs:fit:160:160"], source: "\(base)/f/clip.mp4", extension: "jpg"))
+                #expect(response.status.code == 415)
+                #expect(response.text.contains("video sources are turned off") && response.text.contains("IRIS_VIDEO"), "\(response.text)")
+            }
+        }
+    }
+    /// The poster is made in a child process: a decoder that aborts on purpose costs its one
+    /// request (a 500), and the service serves the next, the same video included.
+    @Test func aCrashingVideoDecoderCostsOneRequest() async throws {
+        let real = VideoPosterProcess.besideThisExecutable
+        try #require(FileManager.default.isExecutableFile(atPath: real.path), "iris-video-poster is built beside the tests")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iris-video-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let marker = folder.appendingPathComponent("crash-next")
+        try Data().write(to: marker)
+        // Aborts (SIGABRT) while the marker is there, once; else the real decoder.
+        let script = folder.appendingPathComponent("aborting-video-poster")
+        try """
+        #!/bin/sh
+        if [ -e '\(marker.path)' ]; then rm -f '\(marker.path)'; kill -ABRT $$; fi
+        exec '\(real.path)' "$@"
+
+        """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let files = SourceFiles()
+        files["clip.mp4"] = try await Self.clip()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            let config = Harness.configuration { $0.videoSources = true; $0.videoPosterExecutable = script.path }
+            try await Harness.withService(config) { client, _ in
+                let path = Harness.path(["rs:fit:160:160"], source: "\(base)/f/clip.mp4", extension: "png")
+                let crashed = try await client.get(path)
+                #expect(crashed.status.code == 500 && crashed.text.contains("crashed"), "\(crashed.status) \(crashed.text)")
+                let still = try await client.get(Harness.path(["w:40"], source: "\(base)/f/p.jpg", extension: "png"))
+                #expect(still.status == .ok)
+                let again = try await client.get(path)
+                #expect(again.status == .ok, "\(again.text)")
+                #expect(try TestImages.decode(again.data).bitmap.size == PixelSize(width: 160, height: 120))
             }
         }
     }

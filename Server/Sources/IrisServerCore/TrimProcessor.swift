@@ -1,0 +1,104 @@
+import Iris
+
+/// Cuts borders of one colour off the source (imgproxy's `trim`), before anything else: a
+/// pixel belongs to the border when no channel is further than the threshold from the border
+/// colour (the given one, else the top-left pixel's); transparent pixels count as magenta, as
+/// in imgproxy, so a transparent border is cut too. With `equalHorizontal` the left and right
+/// cuts are the lesser of the two, likewise `equalVertical`. An image that is all border is
+/// left whole. The geometry that follows sees the trimmed image as the source.
+public struct TrimProcessor: ImageProcessing, Hashable {
+    /// The trim.
+    public var trim: TrimOption
+    /// Whether the bitmap is upright (`auto_rotate`): the source size follows the bitmap's.
+    public var autoRotate: Bool
+
+    /// Makes a trim step.
+    public init(trim: TrimOption, autoRotate: Bool) {
+        self.trim = trim
+        self.autoRotate = autoRotate
+    }
+
+    /// What the memory cache key records.
+    public var identifier: String {
+        "iris-server.trim(\(trim.threshold),\(trim.color?.hex ?? "corner"),\(trim.equalHorizontal),\(trim.equalVertical))"
+    }
+
+    /// Returns the trimmed image.
+    public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
+        guard let rect = Self.content(of: image.bitmap, trim: trim) else { return image }
+        var image = try ImageProcessors.Crop(rect: rect).process(image)
+        let size = image.bitmap.size
+        image.sourceSize = !autoRotate && image.orientation.swapsDimensions ? size.transposed : size
+        return image
+    }
+
+    /// The rectangle of what is not border, or `nil` when nothing is cut.
+    public static func content(of bitmap: Bitmap, trim: TrimOption) -> PixelRect? {
+        let width = bitmap.width, height = bitmap.height
+        guard width > 0, height > 0 else { return nil }
+        let threshold = Int(trim.threshold.rounded(.down))
+        let corner = flattened(bitmap.rgba(x: 0, y: 0))
+        let background = trim.color.map { (Int($0.red), Int($0.green), Int($0.blue)) } ?? corner
+        let format = bitmap.format, rowBytes = bitmap.bytesPerRow, step = format.bytesPerPixel
+        let grey = format == .gray8, hasAlpha = format.hasAlpha
+        let (red, blue) = format == .bgra8 || format == .bgrx8 ? (2, 0) : (0, 2)
+        return bitmap.withUnsafeBytes { raw -> PixelRect? in
+            let p = raw.bindMemory(to: UInt8.self)
+            // One pass over the rows: the bounds of every pixel that is not border.
+            func isBorder(_ i: Int) -> Bool {
+                var r: Int, g: Int, b: Int
+                if grey {
+                    r = Int(p[i]); g = r; b = r
+                } else {
+                    r = Int(p[i + red]); g = Int(p[i + 1]); b = Int(p[i + blue])
+                    if hasAlpha {
+                        // Premultiplied over magenta: the colour plus magenta where it is clear.
+                        let clear = 255 - Int(p[i + 3])
+                        r += clear
+                        b += clear
+                    }
+                }
+                return abs(r - background.0) <= threshold && abs(g - background.1) <= threshold && abs(b - background.2) <= threshold
+            }
+            var top = height, bottom = -1, left = width, right = -1
+            for y in 0..<height {
+                let row = y * rowBytes
+                var first = -1
+                for x in 0..<width where !isBorder(row + x * step) {
+                    first = x
+                    break
+                }
+                guard first >= 0 else { continue }
+                var last = first
+                for x in stride(from: width - 1, to: first, by: -1) where !isBorder(row + x * step) {
+                    last = x
+                    break
+                }
+                top = min(top, y)
+                bottom = y
+                left = min(left, first)
+                right = max(right, last)
+            }
+            guard bottom >= 0 else { return nil }
+            var x = left, w = right - left + 1, y = top, h = bottom - top + 1
+            if trim.equalHorizontal {
+                let cut = min(left, width - 1 - right)
+                x = cut
+                w = width - 2 * cut
+            }
+            if trim.equalVertical {
+                let cut = min(top, height - 1 - bottom)
+                y = cut
+                h = height - 2 * cut
+            }
+            let rect = PixelRect(x: x, y: y, width: w, height: h)
+            return rect == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : rect
+        }
+    }
+
+    /// The colour over magenta (premultiplied: the colour plus magenta where it is transparent).
+    private static func flattened(_ p: RGBA) -> (Int, Int, Int) {
+        let clear = 255 - Int(p.a)
+        return (Int(p.r) + clear, Int(p.g), Int(p.b) + clear)
+    }
+}
