@@ -62,9 +62,6 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
     public static let wellKnown: [ImageFormat] = [
         .jpeg, .png, .gif, .webp, .heic, .avif, .jpegXL, .bmp, .tiff, .svg, .pdf, .html, .json, .unknown,
     ]
-
-    /// Whether the platform's decoders (``ImageDecoderRegistry/standard``) read this format.
-    public var isDecodable: Bool { ImageDecoderRegistry.standard.decoder(for: self) != nil }
 }
 
 /// The names and file extensions of formats, by identifier: the well-known ones, and those made
