@@ -21,7 +21,8 @@ struct BMPHeader {
 
     private init(_ reader: ByteReader) throws(ImageError) {
         guard reader.matches(Array("BM".utf8), at: 0), let pixelOffset = reader.u32(at: 10),
-              let infoSize = reader.u32(at: 14) else {
+            let infoSize = reader.u32(at: 14)
+        else {
             throw .truncated(format: .bmp, received: reader.bytes.count, expected: 26)
         }
         let width: Int, height: Int, bitCount: Int, compression: UInt32

@@ -53,8 +53,9 @@ struct GdkPixbufDecoder: ImageDecoding {
         try context.options.limits.check(width: claimed.width, height: claimed.height, format: format)
 
         let image = try PixbufLoad(data, type: format == .ico ? "ico" : "bmp", format: format)
-        let sink = makeRowSink(source: image.size, output: output, format: image.hasAlpha ? .rgba8 : .rgbx8,
-                               kernel: context.options.kernel)
+        let sink = makeRowSink(
+            source: image.size, output: output, format: image.hasAlpha ? .rgba8 : .rgbx8,
+            kernel: context.options.kernel)
         try image.writeRows(to: sink)
         return sink.finish()
     }

@@ -44,7 +44,8 @@ struct ICODirectory {
         for index in 0..<Int(count) {
             let entry = 6 + 16 * index
             guard let w = reader.u8(at: entry), let h = reader.u8(at: entry + 1), let bits = reader.u16(at: entry + 6),
-                  let length = reader.u32(at: entry + 8), let offset = reader.u32(at: entry + 12) else {
+                let length = reader.u32(at: entry + 8), let offset = reader.u32(at: entry + 12)
+            else {
                 throw .truncated(format: .ico, received: received, expected: 6 + 16 * Int(count))
             }
             let end = Int(offset) + Int(length)

@@ -31,7 +31,10 @@ final class PixbufLoad {
         var written = 0
         var failed: ImageError?
         while written < data.count, failed == nil {
-            if Task.isCancelled { failed = .cancelled; break }
+            if Task.isCancelled {
+                failed = .cancelled
+                break
+            }
             let count = min(1 << 20, data.count - written)
             let ok = data[(data.startIndex + written)...].prefix(count).withUnsafeBytes { chunk in
                 gdk_pixbuf_loader_write(loader, chunk.baseAddress?.assumingMemoryBound(to: guchar.self), gsize(chunk.count), &error)
@@ -59,7 +62,8 @@ final class PixbufLoad {
         let channels = gdk_pixbuf_get_n_channels(pixbuf)
         guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == (hasAlphaSample ? 4 : 3), size.width > 0, size.height > 0 else {
             // Every property is set: `deinit` runs and releases the loader.
-            throw .decodingFailed(format: format, reason: "gdk-pixbuf made a \(size) image of \(channels) channels, which Iris does not read")
+            throw .decodingFailed(
+                format: format, reason: "gdk-pixbuf made a \(size) image of \(channels) channels, which Iris does not read")
         }
     }
 
@@ -105,8 +109,10 @@ final class PixbufLoad {
     }
 
     /// The error for gdk-pixbuf's `error` (freed here): a truncation when it ran out of bytes.
-    private static func failure(_ error: UnsafeMutablePointer<GError>?, format: ImageFormat, byteCount: Int,
-                                doing what: String) -> ImageError {
+    private static func failure(
+        _ error: UnsafeMutablePointer<GError>?, format: ImageFormat, byteCount: Int,
+        doing what: String
+    ) -> ImageError {
         guard let error else { return .decodingFailed(format: format, reason: "gdk-pixbuf \(what)") }
         defer { g_error_free(error) }
         let message = error.pointee.message.map { String(cString: $0) } ?? "no message"

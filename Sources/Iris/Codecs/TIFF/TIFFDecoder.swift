@@ -77,8 +77,10 @@ struct TIFFDecoder: ImageDecoding {
         return max(1, min(rows, height))
     }
 
-    private static func withReader<T>(_ data: Data, maxAllocation: Int,
-                                      _ body: (TIFFReader) throws(ImageError) -> T) throws(ImageError) -> T {
+    private static func withReader<T>(
+        _ data: Data, maxAllocation: Int,
+        _ body: (TIFFReader) throws(ImageError) -> T
+    ) throws(ImageError) -> T {
         guard data.count >= 8 else { throw .truncated(format: .tiff, received: data.count, expected: nil) }
         let result: Result<T, ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {

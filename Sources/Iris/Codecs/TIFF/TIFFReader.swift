@@ -37,9 +37,12 @@ final class TIFFReader {
         TIFFOpenOptionsSetWarningHandlerExtR(options, TIFFMemoryFile.warning, file.handle)
         TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(max(1, maxAllocation)))
         // "r": read; "m" is left on, so libtiff reads strips through the map procedure (no copy).
-        guard let tiff = TIFFClientOpenExt(Self.clientName, "r", file.handle, TIFFMemoryFile.read, TIFFMemoryFile.write,
-                                           TIFFMemoryFile.seek, TIFFMemoryFile.close, TIFFMemoryFile.size,
-                                           TIFFMemoryFile.map, TIFFMemoryFile.unmap, options) else {
+        guard
+            let tiff = TIFFClientOpenExt(
+                Self.clientName, "r", file.handle, TIFFMemoryFile.read, TIFFMemoryFile.write,
+                TIFFMemoryFile.seek, TIFFMemoryFile.close, TIFFMemoryFile.size,
+                TIFFMemoryFile.map, TIFFMemoryFile.unmap, options)
+        else {
             throw Self.failure(file.firstError, byteCount: bytes.count, doing: "could not read the header")
         }
         self.tiff = tiff
@@ -143,7 +146,8 @@ final class TIFFReader {
         guard let message else { return .decodingFailed(format: .tiff, reason: "libtiff \(what)") }
         let lowered = message.lowercased()
         if lowered.contains("read error") || lowered.contains("past end") || lowered.contains("cannot read")
-            || lowered.contains("not enough data") || lowered.contains("premature end") || lowered.contains("eof") {
+            || lowered.contains("not enough data") || lowered.contains("premature end") || lowered.contains("eof")
+        {
             return .truncated(format: .tiff, received: byteCount, expected: nil)
         }
         return .decodingFailed(format: .tiff, reason: "libtiff \(what): \(message)")
