@@ -43,7 +43,7 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
     public static let avif = ImageFormat("avif", name: "AVIF", fileExtension: "avif")
     /// JPEG XL, bare codestream or in its container.
     public static let jpegXL = ImageFormat("jpegXL", name: "JPEG XL", fileExtension: "jxl")
-    /// Windows bitmap (read on Linux with FreeImage, on Apple platforms with ImageIO).
+    /// Windows bitmap (read on Linux with gdk-pixbuf, on Apple platforms with ImageIO).
     public static let bmp = ImageFormat("bmp", name: "BMP", fileExtension: "bmp")
     /// Windows icon: one or more images of different sizes (the largest is read).
     public static let ico = ImageFormat("ico", name: "ICO", fileExtension: "ico")
