@@ -83,6 +83,33 @@ struct BMPICODecoderTests {
         #expect(reason.contains("PNG"))
     }
 
+    /// The libraries are opened by whichever decode comes first; gdk-pixbuf's loaders and
+    /// libtiff's files are each one decode's own.
+    @Test("Concurrent decodes of BMP, ICO and TIFF give the same pixels", .enabled(if: tools, missing))
+    func concurrent() async throws {
+        let files = [
+            try await Self.make("concurrent", "BMP:a.bmp", width: 120, height: 90).file,
+            try await Self.make("concurrent", "b.ico", width: 64, height: 64, alpha: true, ["-define", "icon:auto-resize=32,48"]).file,
+            try await Self.make("concurrent", "c.tif", width: 120, height: 90, alpha: true, ["-compress", "lzw"]).file,
+        ]
+        let inputs = try files.map { try Data(contentsOf: $0) }
+        func checksum(_ data: Data) throws -> UInt32 {
+            let bitmap = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 40, height: 40))).bitmap
+            return bitmap.withUnsafeBytes { CRC32.checksum($0) }
+        }
+        let expected = try inputs.map(checksum)
+        let results = try await withThrowingTaskGroup(of: (Int, UInt32).self) { group in
+            for round in 0..<24 {
+                let index = round % inputs.count
+                let data = inputs[index]
+                group.addTask { (index, try checksum(data)) }
+            }
+            return try await group.reduce(into: [(Int, UInt32)]()) { $0.append($1) }
+        }
+        #expect(results.count == 24)
+        for (index, sum) in results { #expect(sum == expected[index], "\(files[index].lastPathComponent)") }
+    }
+
     @Test("Cut files are truncated errors, at full size and at a target", .enabled(if: tools, missing),
           arguments: ["BMP:cut.bmp", "BMP3:cut.bmp", "cut.ico"])
     func truncated(output: String) async throws {
