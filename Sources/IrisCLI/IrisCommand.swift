@@ -11,6 +11,6 @@ struct IrisCommand: AsyncParsableCommand {
         abstract: "Inspect, convert and thumbnail images (reads JPEG, PNG, WebP, GIF, AVIF, HEIC, JPEG XL; writes JPEG, PNG, WebP, AVIF, GIF).",
         version: irisVersion,
         subcommands: [InfoCommand.self, ConvertCommand.self, ThumbnailCommand.self, FramesCommand.self,
-                      SheetCommand.self, SamplesCommand.self]
+                      SheetCommand.self, SamplesCommand.self, ServiceURLCommand.self]
     )
 }

@@ -46,10 +46,11 @@ package enum CLITestSupport {
         throw CLITestError("no IrisCLI executable next to \(Bundle.main.executableURL?.path ?? "the test bundle")")
     }
 
-    /// What a finished `iris` child process left: its exit status and standard error.
+    /// What a finished `iris` child process left: its exit status, standard error and output.
     package struct Run {
         package var status: Int32
         package var standardError: String
+        package var standardOutput = ""
     }
 
     /// Runs `iris arguments` to the end. When `interruptAfter` is given, sends the child SIGINT
@@ -60,8 +61,14 @@ package enum CLITestSupport {
         process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        // Standard output goes to a file (read once the child has exited): two pipes read by one
+        // thread could fill and stall the child.
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("iris-stdout-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputFile)
+        process.standardOutput = output
         try process.run()
+        try? output.close()
         // Blocking reads on a thread of their own: not the cooperative pool, and not Dispatch's
         // global queues, whose workers the pool shares on Linux.
         return await withCheckedContinuation { continuation in
@@ -79,7 +86,9 @@ package enum CLITestSupport {
                     }
                 }
                 process.waitUntilExit()
-                continuation.resume(returning: Run(status: process.terminationStatus, standardError: text))
+                let printed = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+                try? FileManager.default.removeItem(at: outputFile)
+                continuation.resume(returning: Run(status: process.terminationStatus, standardError: text, standardOutput: printed))
             }.start()
         }
     }

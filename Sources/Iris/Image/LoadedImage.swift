@@ -25,6 +25,13 @@ public struct LoadedImage: Sendable {
     /// Pixels per point the request asked for (``ImageRequest/scale``): what a platform image
     /// made from this one is scaled by. The pipeline sets it when it hands the image out.
     public var scale: Double = 1
+    /// Why the pipeline's image service (``ImagePipeline/Configuration/imageService``) could not
+    /// render this image, when its original was loaded instead; `nil` when the service's
+    /// rendition was shown, or no service was asked.
+    public var serviceFallback: ImageError?
+    /// The image service's rendition these pixels were decoded from, when one was: its
+    /// ``sourceSize`` is then the rendition's, not the original's (which the service alone knows).
+    public var serviceRendition: ImageRendition?
 
     /// Makes a loaded image.
     public init(bitmap: Bitmap, animation: Animation? = nil, format: ImageFormat, sourceSize: PixelSize,

@@ -47,6 +47,12 @@ extension ImagePipeline {
         /// completed scan (one preview decode at a time per image), delivered through
         /// ``ImageTask/previews``. Off by default.
         public var isProgressiveDecodingEnabled: Bool
+        /// An image service (``ImgproxyService``, or your own ``ImageService``) that renders
+        /// `http(s)` sources at the size they are shown: a request with a target size (what the
+        /// views make for their slot) fetches the service's rendition at a size of its ladder
+        /// instead of the original, and falls back to the original once when the service fails
+        /// (``LoadedImage/serviceFallback``). `nil` (the default) always fetches the original.
+        public var imageService: (any ImageService)?
 
         /// Makes a configuration. Loads go through a new ``URLSessionDataLoader`` unless another
         /// loader is given; decoded images are kept in a new ``MemoryCache`` (pass `nil` for

@@ -100,6 +100,10 @@ public final class ImagePipeline: Sendable {
     /// The key of `request`'s original data in the disk cache.
     public func dataKey(for request: ImageRequest) -> String { graph.keys(for: request).data.string }
 
+    /// The key of `request`'s source itself: its ``dataKey(for:)`` without an image service's
+    /// rendition, the same for every size the source is shown at.
+    package func sourceKey(for request: ImageRequest) -> String { graph.keys(for: request).data.original.string }
+
     /// The key of `request`'s decoded, processed image in the memory cache.
     public func imageKey(for request: ImageRequest) -> ImageCacheKey { graph.keys(for: request).image }
 

@@ -42,10 +42,16 @@ final class PipelineGraph: Sendable {
     /// ``ImagePipeline/image(for:)`` and ``ImagePipeline/data(for:)`` still waiting
     /// (memory-cache hits are never counted).
     let liveRequests = LockedState(0)
+    /// The image service's routing (``ImagePipeline/Configuration/imageService``), if any.
+    let serviceRouting: ServiceRouting?
+    /// Loads that fell back from the image service to the original, by data key, until the
+    /// decode of their bytes reads them.
+    let serviceFallbacks = ServiceFallbacks()
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
         caches = PipelineCaches(memory: configuration.memoryCache, disk: configuration.dataCache)
+        serviceRouting = configuration.imageService.map { ServiceRouting(service: $0, decoders: configuration.decoders) }
         processQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentProcessing)
         decodeQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDecodes)
         dataCacheQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDataCacheReads)
@@ -54,7 +60,7 @@ final class PipelineGraph: Sendable {
 
     /// Every key of `request` (see RequestKeys.swift).
     func keys(for request: ImageRequest) -> RequestKeys {
-        RequestKeys.derive(for: request, cacheKeyFilter: configuration.cacheKeyFilter)
+        RequestKeys.derive(for: request, cacheKeyFilter: configuration.cacheKeyFilter, service: serviceRouting)
     }
 
     // MARK: The stages, downstream first

@@ -11,7 +11,7 @@ import FoundationNetworking
 //           ⊂ ProcessKey (+ processors: the process stage, ImageRequestIdentity)
 //     ImageCacheKey = ProcessKey without the cache policy (the memory cache)
 //
-// `RequestKeys.derive(for:cacheKeyFilter:)` derives them from one request; nothing else builds a key.
+// `RequestKeys.derive(for:cacheKeyFilter:service:)` derives them from one request; nothing else builds a key.
 
 /// Identifies a source's original data: the disk cache's key.
 ///
@@ -23,21 +23,36 @@ struct DataKey: Hashable, Sendable {
     let name: String
     /// Whether `name` is a `.data` source's id, which the disk cache keys as `data:<id>`.
     let isDataID: Bool
+    /// The image service's rendition fetched instead of the source (its identity and box), when
+    /// the pipeline has a service (``ImagePipeline/Configuration/imageService``).
+    let rendition: String?
 
-    /// A key that is the source's name as it stands (a URL, a path, a given cache key).
-    init(_ name: String) {
+    /// A key that is the source's name as it stands (a URL, a path, a given cache key), or a
+    /// service's `rendition` of it.
+    init(_ name: String, rendition: String? = nil) {
         self.name = name
         isDataID = false
+        self.rendition = rendition
     }
 
     /// The key of a `.data` source with `id`.
     init(dataID id: String) {
         name = id
         isDataID = true
+        rendition = nil
     }
 
     /// The key as the disk cache stores it.
-    var string: String { isDataID ? "data:" + name : name }
+    var string: String {
+        if let rendition { return rendition + " " + name }
+        return isDataID ? "data:" + name : name
+    }
+
+    /// The source's own key (no rendition): where the original's bytes are cached.
+    var original: DataKey { rendition == nil ? self : DataKey(name) }
+
+    /// Whether both keys name the same source, whichever rendition of it.
+    func isSameSource(as other: DataKey) -> Bool { name == other.name && isDataID == other.isDataID }
 }
 
 /// The fetch stage's key: requests with equal keys share one fetch. The cache policy is part of
@@ -93,18 +108,19 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the two images are made from the same source's data (at any size, with any
     /// processors): what a view may keep showing while a larger decode of it loads.
-    package func hasSameData(as other: ImageCacheKey) -> Bool { data == other.data }
+    package func hasSameData(as other: ImageCacheKey) -> Bool { data.isSameSource(as: other.data) }
 
     /// What images of one source share whatever size they were decoded at: the data, the
     /// orientation switch and the processors.
     package struct Source: Hashable, Sendable {
+        /// The source's own data key (its rendition left out).
         let data: DataKey
         let skipsOrientation: Bool
         let processors: [String]
     }
 
     /// This key without its decode size.
-    package var source: Source { Source(data: data, skipsOrientation: skipsOrientation, processors: processors) }
+    package var source: Source { Source(data: data.original, skipsOrientation: skipsOrientation, processors: processors) }
 
     /// Hashes what tells images apart in few steps: the source's name, the target and switches
     /// packed in two words, then any processors. A memory hit hashes its key once per lookup;
@@ -168,9 +184,16 @@ package struct RequestKeys: Sendable {
     ///
     /// A static function, not an initializer: an initializer takes its arguments owned, which
     /// costs every call (a memory hit included) a copy of the request.
-    static func derive(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?) -> RequestKeys {
-        let (data, viaLoader) = dataKey(for: request, cacheKeyFilter: cacheKeyFilter)
-        return RequestKeys(image: ImageCacheKey(data: data, target: request.decodeTarget,
+    /// With an image `service`, a URL it renders, requested at a target, is keyed as the
+    /// service's rendition of it (``ServedSource``).
+    static func derive(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?,
+                       service: ServiceRouting? = nil) -> RequestKeys {
+        var (data, viaLoader) = dataKey(for: request, cacheKeyFilter: cacheKeyFilter)
+        let target = request.decodeTarget
+        if let service, let served = service.route(request, target: target) {
+            data = DataKey(data.name, rendition: served.keyPrefix)
+        }
+        return RequestKeys(image: ImageCacheKey(data: data, target: target,
                                                 skipsOrientation: request.options.skipsOrientation,
                                                 processors: request.processors.map(\.identifier)),
                            cachePolicy: request.cachePolicy,

@@ -15,14 +15,14 @@ extension ImageModel {
     /// without decoding. Without a usable display scale (a view in no window) nothing of another
     /// source stays on screen, and the request loads at the next layout.
     public func load(_ request: ImageRequest, in slot: ImageSlot, displayScale: Double) {
-        let dataKey = pipeline.dataKey(for: request)
+        let dataKey = pipeline.sourceKey(for: request)
         let shownOfSource = imageShown(ofSource: request, dataKey: dataKey)
         let plan = sizing.plan(for: request, dataKey: dataKey, in: slot, displayScale: displayScale,
                                contentMode: slotContentMode,
-                               shown: shownOfSource.map { ($0.sourceSize, $0.bitmap.size) })
+                               shown: shownOfSource.flatMap { $0.serviceRendition == nil ? ($0.sourceSize, $0.bitmap.size) : nil })
         switch plan {
         case .noDisplay:
-            if let shown = self.request, pipeline.dataKey(for: shown) == dataKey { return }
+            if let shown = self.request, pipeline.sourceKey(for: shown) == dataKey { return }
             let pending = sizing.viewRequest
             reset()
             sizing.viewRequest = pending
@@ -43,7 +43,7 @@ extension ImageModel {
     /// processors) at any decode size.
     private func imageShown(ofSource request: ImageRequest, dataKey: String) -> LoadedImage? {
         guard let image = phase.loadedImage, !image.isPreview, let shown = self.request,
-              pipeline.dataKey(for: shown) == dataKey,
+              pipeline.sourceKey(for: shown) == dataKey,
               pipeline.imageKey(for: shown).source == pipeline.imageKey(for: request).source else { return nil }
         return image
     }

@@ -334,7 +334,7 @@ public final class ImageModel {
     }
 
     private func applyPhase(_ newPhase: ImagePhase, animated: Bool) {
-        playback.show(newPhase, dataKey: { [request, pipeline] in request.map(pipeline.dataKey(for:)) }, clock: clock)
+        playback.show(newPhase, dataKey: { [request, pipeline] in request.map(pipeline.sourceKey(for:)) }, clock: clock)
         let isResult = switch newPhase {
         case .success, .failure: true
         case .empty, .loading, .preview: false

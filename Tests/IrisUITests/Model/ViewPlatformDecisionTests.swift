@@ -62,6 +62,40 @@ struct ViewPlatformDecisionTests {
         #expect(request.sizedForView(in: ImageSlot(width: 100, height: 100), displayScale: 0).targetSize == nil)
     }
 
+    @Test("a view over an image service: its slot's rendition, re-keyed for a slot it covers, the next step for a larger one")
+    func viewOverAService() async throws {
+        let rendition384 = try ViewRuntimeTests.png(width: 384, height: 384, seed: 54)
+        let rendition640 = try ViewRuntimeTests.png(width: 640, height: 640, seed: 54)
+        try await withTestServer { server in
+            let service = ImgproxyService(baseURL: server.url("/"), formats: [.png])
+            let source = server.url("/originals/p.jpg")
+            func path(_ side: Int) -> String {
+                "/insecure" + service.path(for: source, rendition: ImageRendition(width: side, height: side, contentMode: .fill, format: .png))
+            }
+            server.serve(path(384), data: rendition384, contentType: "image/png")
+            server.serve(path(640), data: rendition640, contentType: "image/png")
+            let pipeline = ImagePipeline {
+                $0.dataLoader = URLSessionDataLoader(timeout: httpHangTimeout)
+                $0.imageService = service
+            }
+            let model = ImageModel(pipeline: pipeline)
+            model.loadForView(ImageRequest(url: source))
+            model.viewLayoutDidChange(slot: ImageSlot(width: 128, height: 128), displayScale: 3)       // 384 px: a step
+            #expect(await modelSettled(model))
+            let first = try #require(model.phase.loadedImage)
+            #expect(first.bitmap.size == PixelSize(width: 384, height: 384))
+            model.viewLayoutDidChange(slot: ImageSlot(width: 128, height: 100), displayScale: 3)       // the same pixels cover it
+            #expect(model.phase.loadedImage?.bitmap.sharesStorage(with: first.bitmap) == true)
+            #expect(model.inFlight.task == nil)
+            model.viewLayoutDidChange(slot: ImageSlot(width: 200, height: 200), displayScale: 3)       // 600 px → 640
+            #expect(model.phase.kind == .preview)                                                    // the smaller stays up
+            #expect(await modelSettled(model))
+            #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 640, height: 640))
+            #expect(server.requestCount(path(384)) == 1 && server.requestCount(path(640)) == 1)
+            #expect(server.requestCount("/originals/p.jpg") == 0)
+        }
+    }
+
     // MARK: The memory cache charges pixels once
 
     @Test("a row that grows from its spinner to its final size is charged once in the memory cache")

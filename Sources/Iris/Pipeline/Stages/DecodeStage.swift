@@ -62,7 +62,12 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     /// is forgotten there.
     private func decodeLoaded(_ data: Data, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions) async throws(ImageError) -> StageImage {
         do throws(ImageError) {
-            return StageImage(image: try await decoders.decodeAwaiting(data, options: options), originalData: data)
+            var image = try await decoders.decodeAwaiting(data, options: options)
+            if let routing = graph.serviceRouting, let route = routing.route(request, target: keys.image.target) {
+                image.serviceFallback = graph.serviceFallbacks.take(keys.data)
+                if image.serviceFallback == nil { image.serviceRendition = route.rendition }
+            }
+            return StageImage(image: image, originalData: data)
         } catch {
             graph.caches.forgetData(of: request, keys: keys, after: error)
             throw error

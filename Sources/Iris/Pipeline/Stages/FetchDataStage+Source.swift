@@ -4,9 +4,58 @@ import FoundationNetworking
 #endif
 
 extension FetchDataStage {
-    /// Reads or loads the source's bytes: a file, a `.data` closure, or the data loader's
-    /// stream (with progress and, when progressive decoding is on, partial data).
-    func loadSourceData() async -> Result<Data, ImageError> {
+    /// What a load gave.
+    enum Loaded {
+        /// The bytes asked for (the service's rendition, when routed through one).
+        case success(Data)
+        /// The original's bytes, loaded because the image service failed with `error`.
+        case fellBack(Data, after: ImageError)
+        /// Nothing.
+        case failure(ImageError)
+
+        init(_ result: Result<Data, ImageError>) {
+            switch result {
+            case .success(let data): self = .success(data)
+            case .failure(let error): self = .failure(error)
+            }
+        }
+    }
+
+    /// Reads or loads the source's bytes: a file, a `.data` closure, the image service's
+    /// rendition of a URL (the original once if the service fails), or the data loader's stream
+    /// (with progress and, when progressive decoding is on, partial data).
+    func loadSourceData() async -> Loaded {
+        if let routing = graph.serviceRouting, let route = routing.route(request, target: keys.image.target) {
+            return await loadRendition(route, from: routing.service)
+        }
+        return Loaded(await loadOriginal())
+    }
+
+    /// The service's rendition; the original once when the service fails on its own.
+    private func loadRendition(_ route: ServiceRouting.Route, from service: any ImageService) async -> Loaded {
+        let failure: ImageError
+        do {
+            let urlRequest = try await service.urlRequest(for: route.source, rendition: route.rendition)
+            switch await stream(urlRequest) {
+            case .success(let data): return .success(data)
+            case .failure(let error): failure = error
+            }
+        } catch let error as ImageError {
+            failure = error
+        } catch is CancellationError {
+            return .failure(.cancelled)
+        } catch {
+            failure = .dataLoadingFailed(reason: "the image service's URL: \(ErrorCause.reason(error))", cause: ErrorCause(error))
+        }
+        guard !Task.isCancelled, ServiceRouting.fallsBack(after: failure) else { return .failure(failure) }
+        switch await stream(URLRequest(url: route.source)) {
+        case .success(let data): return .fellBack(data, after: failure)
+        case .failure(let error): return .failure(error)
+        }
+    }
+
+    /// The source's own bytes.
+    private func loadOriginal() async -> Result<Data, ImageError> {
         switch request.source {
         case .file(let url):
             do {

@@ -35,9 +35,19 @@ final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
         guard request.cachePolicy != .returnCacheDataDontLoad else { return finish(.failure(.notCached)) }
         enqueue(in: graph.loadQueue) { [self] in
             guard !Task.isCancelled else { return }
-            let result = await loadSourceData()
-            if case .success(let data) = result { graph.caches.storeLoadedData(data, of: request, keys: keys) }
-            finish(result)
+            switch await loadSourceData() {
+            case .success(let data):
+                graph.caches.storeLoadedData(data, of: request, keys: keys)
+                finish(.success(data))
+            case .fellBack(let data, let error):
+                // The original, not the rendition: cached under its own key, and the decode
+                // says where it came from.
+                graph.caches.storeData(data, forKey: keys.data.original.string)
+                graph.serviceFallbacks.record(error, for: keys.data)
+                finish(.success(data))
+            case .failure(let error):
+                finish(.failure(error))
+            }
         }
     }
 }
