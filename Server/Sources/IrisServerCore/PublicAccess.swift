@@ -15,7 +15,9 @@ import Iris
 /// Everything else is a 403 naming the reason. A source can then be rendered in at most
 /// 2 × ladder² × 10 × 5 ways (types, sizes, gravities, formats), whatever an outsider sends,
 /// and each way has one path (``canonicalPath(options:source:fileExtension:)``): the result
-/// cache and the ETag see the same rendition under one key, however its URL was spelled.
+/// cache and the ETag see the same rendition under one key, however its URL was spelled. The
+/// bound is per source URL: an origin that serves one image under many URLs (a query string it
+/// ignores) is as many sources, which is why the allow-list is the operator's to choose.
 public struct PublicAccess: Sendable {
     /// The sizes a side may have.
     public var ladder: SizeLadder
