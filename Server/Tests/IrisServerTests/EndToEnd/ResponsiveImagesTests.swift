@@ -19,13 +19,16 @@ import Testing
 @Suite struct ResponsiveImagesTests {
     static let names = (0..<12).map { "photo-\($0).jpg" }
 
-    /// A photo-like 1600×1200 JPEG (gradients under fine noise), the "original" of every cell.
-    static func original() throws -> Data {
+    /// A photo-like 1600×1200 JPEG (gradients under fine noise), the "original" of every cell,
+    /// made once for the suite (a debug build draws it pixel by pixel).
+    static func original() throws -> Data { try madeOriginal.get() }
+
+    private static let madeOriginal = Result(catching: { () throws -> Data in
         try TestImages.encode(TestImages.bitmap(width: 1600, height: 1200) { x, y in
             let noise = UInt8(truncatingIfNeeded: ((x &* 7919) ^ (y &* 104_729)) &* 2_654_435_761 >> 16) & 0x3F
             return RGBA(r: UInt8(x * 180 / 1599) &+ noise, g: UInt8(y * 180 / 1199) &+ noise / 2, b: 90 &+ noise / 3)
         }, as: .jpeg, quality: 90)
-    }
+    })
 
     /// Runs `body` with Iris Server in public mode, allowing sources under `prefix`, listening on
     /// 127.0.0.1 with its answers counted in `counts`; `body` gets its base URL.
@@ -38,10 +41,7 @@ import Testing
             Harness.withResultCache(&$0)
         }
         let renderer = try ImageRenderer(configuration: config)
-        defer {
-            try? FileManager.default.removeItem(at: config.cacheDirectory)
-            if let results = config.resultCacheDirectory { try? FileManager.default.removeItem(at: results) }
-        }
+        defer { Harness.removeCaches(of: config) }
         let router = IrisServerApplication.router(renderer: renderer, logger: Harness.quietLogger)
         let app = Application(responder: CountingResponder(inner: router.buildResponder(), counts: counts),
                               configuration: .init(address: .hostname("127.0.0.1", port: 0)))
