@@ -36,12 +36,15 @@ test: build
 
 # swift format (the toolchain's, configured by .swift-format) on the files it leaves clean so far,
 # listed in .swift-format-files (a ratchet: add a file once `swift format --in-place` has been run
-# on it), and the public API of Iris and IrisUI against its baselines (scripts/public-api --check: a public change
-# comes with api/Iris.txt or api/IrisUI.txt).
+# on it), the public API of Iris and IrisUI against its baselines (scripts/public-api --check: a public change
+# comes with api/Iris.txt or api/IrisUI.txt), the generated lazy-library stubs against their generator, and
+# the library's folders depending only downwards (scripts/check-layers, the order of docs/ARCHITECTURE.md).
 lint:
 	$(SWIFT) format lint --strict --configuration .swift-format $$(cat .swift-format-files)
 	scripts/public-api --check Iris
 	scripts/public-api --check IrisUI
+	scripts/make-lazy-codec-stubs --check
+	scripts/check-layers
 
 # The image service (Server/, a package of its own, so an app that adds Iris never resolves
 # Hummingbird): its build, with its tests, and its suite. Run by `test` after the library's.

@@ -42,6 +42,11 @@ let package = Package(
         // FFmpeg (libavformat, libavcodec, libswscale, libavutil): video posters and frames.
         // Not linked either: libavcodec alone brings in some 60 codec libraries.
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]),
+        // libtiff (TIFF) and gdk-pixbuf (BMP and ICO): not linked either, opened on first use.
+        // CGdkPixbuf declares the few functions Iris calls (their headers need pkg-config's
+        // flags, which would link GLib, GObject and GIO); the stub script checks them.
+        .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CGdkPixbuf", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp,
         // and opens libavif, libheif and libjxl on first use (dlopen).
         .target(
@@ -68,6 +73,8 @@ let package = Package(
                 .target(name: "CHEIF", condition: linuxOnly),
                 .target(name: "CJXL", condition: linuxOnly),
                 .target(name: "CFFmpeg", condition: linuxOnly),
+                .target(name: "CTIFF", condition: linuxOnly),
+                .target(name: "CGdkPixbuf", condition: linuxOnly),
                 .target(name: "CIrisShims", condition: linuxOnly),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

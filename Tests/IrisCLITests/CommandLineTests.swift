@@ -26,15 +26,21 @@ struct CommandLineTests {
 
     @Test("service-url prints the URL a view of a slot fetches; a bad slot is a usage error")
     func serviceURL() async throws {
-        let run = try await CLITestSupport.runIris(["service-url", "--service", "https://img.example.com", "--slot", "130x97.6",
-                                                     "--scale", "3", "--gravity", "sm", "https://cdn.example.com/a.jpg"])
+        let run = try await CLITestSupport.runIris([
+            "service-url", "--service", "https://img.example.com", "--slot", "130x97.6",
+            "--scale", "3", "--gravity", "sm", "https://cdn.example.com/a.jpg",
+        ])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput == "https://img.example.com/insecure/rs:fill:480:320/g:sm/plain/https://cdn.example.com/a.jpg@webp\n")
-        let fit = try await CLITestSupport.runIris(["service-url", "--service", "https://img.example.com", "--slot", "100x100",
-                                                     "--fit", "--format", "auto", "https://cdn.example.com/a.jpg"])
+        let fit = try await CLITestSupport.runIris([
+            "service-url", "--service", "https://img.example.com", "--slot", "100x100",
+            "--fit", "--format", "auto", "https://cdn.example.com/a.jpg",
+        ])
         #expect(fit.standardOutput == "https://img.example.com/insecure/rs:fit:128:128/plain/https://cdn.example.com/a.jpg\n")
-        let bad = try await CLITestSupport.runIris(["service-url", "--service", "https://img.example.com", "--slot", "100",
-                                                     "https://cdn.example.com/a.jpg"])
+        let bad = try await CLITestSupport.runIris([
+            "service-url", "--service", "https://img.example.com", "--slot", "100",
+            "https://cdn.example.com/a.jpg",
+        ])
         #expect(bad.status != 0 && bad.standardError.contains("--slot"))
     }
 

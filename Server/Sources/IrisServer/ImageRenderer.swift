@@ -194,6 +194,11 @@ public final class ImageRenderer: Sendable {
         if ImageFormat.videoFormats.contains(sniffed) && !configuration.videoSources {
             throw ServeError(status: 415, "video sources are turned off on this service (--video, IRIS_VIDEO)")
         }
+        // Neither rasterised nor passed through (`raw` included): an SVG served from this
+        // origin could run its scripts, and one rasterised could fetch what it references.
+        if sniffed == .svg {
+            throw ServeError(status: 415, "SVG sources are not served: the service neither rasterises nor passes them through")
+        }
         if options.raw {
             // Served as it is: only its media type is read, from its bytes.
             guard let name = SourceFormatName(sniffed) else { throw .unprocessable("the source is not an image the service can read") }

@@ -31,6 +31,7 @@ public struct SourceFormatName: Sendable, Hashable {
         case .jpegXL: name = "jxl"
         case .bmp: name = "bmp"
         case .tiff: name = "tiff"
+        case .ico: name = "ico"
         case .svg: name = "svg"
         default: return nil
         }

@@ -1,10 +1,13 @@
 #if canImport(CJPEG)
 /// The codecs Iris uses on this platform: the C libraries (libjpeg-turbo, libpng, libwebp,
-/// giflib), wherever they can be imported (Linux).
+/// giflib, libavif, libheif, libjxl, FFmpeg, libtiff, gdk-pixbuf), wherever they can be
+/// imported (Linux).
 enum PlatformCodecs {
     static let decoders: [any ImageDecoding] = [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()]
         + [AVIFDecoder(), HEIFDecoder(), JXLDecoder()]  // libavif, libheif, libjxl
         + [VideoDecoder()]  // FFmpeg
+        + [TIFFDecoder()]  // libtiff
+        + [GdkPixbufDecoder()]  // gdk-pixbuf: BMP, ICO
     static let encoders: [any ImageEncoding] = [JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder()]
         + [AVIFEncoder()]  // libavif
     static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder(), AnimatedGIFEncoder()]

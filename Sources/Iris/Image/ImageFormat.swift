@@ -43,9 +43,11 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
     public static let avif = ImageFormat("avif", name: "AVIF", fileExtension: "avif")
     /// JPEG XL, bare codestream or in its container.
     public static let jpegXL = ImageFormat("jpegXL", name: "JPEG XL", fileExtension: "jxl")
-    /// Windows bitmap (recognised only).
+    /// Windows bitmap (read on Linux with gdk-pixbuf, on Apple platforms with ImageIO).
     public static let bmp = ImageFormat("bmp", name: "BMP", fileExtension: "bmp")
-    /// TIFF (recognised only).
+    /// Windows icon: one or more images of different sizes (the largest is read).
+    public static let ico = ImageFormat("ico", name: "ICO", fileExtension: "ico")
+    /// TIFF: the first page (read on Linux with libtiff, on Apple platforms with ImageIO).
     public static let tiff = ImageFormat("tiff", name: "TIFF", fileExtension: "tiff")
     /// SVG (recognised only: not a raster image).
     public static let svg = ImageFormat("svg", name: "SVG", fileExtension: "svg")
@@ -60,11 +62,8 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
 
     /// The formats Iris names.
     public static let wellKnown: [ImageFormat] = [
-        .jpeg, .png, .gif, .webp, .heic, .avif, .jpegXL, .bmp, .tiff, .svg, .pdf, .html, .json, .unknown,
+        .jpeg, .png, .gif, .webp, .heic, .avif, .jpegXL, .bmp, .ico, .tiff, .svg, .pdf, .html, .json, .unknown,
     ]
-
-    /// Whether the platform's decoders (``ImageDecoderRegistry/standard``) read this format.
-    public var isDecodable: Bool { ImageDecoderRegistry.standard.decoder(for: self) != nil }
 }
 
 /// The names and file extensions of formats, by identifier: the well-known ones, and those made
@@ -75,7 +74,7 @@ private enum ImageFormatNames {
     private static let wellKnown: [String: Names] = [
         "jpeg": ("JPEG", "jpg"), "png": ("PNG", "png"), "gif": ("GIF", "gif"), "webp": ("WebP", "webp"),
         "heic": ("HEIC", "heic"), "avif": ("AVIF", "avif"), "jpegXL": ("JPEG XL", "jxl"), "bmp": ("BMP", "bmp"),
-        "tiff": ("TIFF", "tiff"), "svg": ("SVG", "svg"), "pdf": ("PDF", "pdf"), "html": ("HTML", nil),
+        "ico": ("ICO", "ico"), "tiff": ("TIFF", "tiff"), "svg": ("SVG", "svg"), "pdf": ("PDF", "pdf"), "html": ("HTML", nil),
         "json": ("JSON", nil), "unknown": ("unknown", nil),
     ]
     private static let registered = LockedState<[String: Names]>([:])

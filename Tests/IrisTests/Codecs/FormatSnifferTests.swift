@@ -19,6 +19,11 @@ struct FormatSnifferTests {
         (Array("BM".utf8) + [UInt8](repeating: 0, count: 20), .bmp),
         (Array("II".utf8) + [0x2A, 0, 8, 0, 0, 0], .tiff),
         (Array("MM".utf8) + [0, 0x2A, 0, 0, 0, 8], .tiff),
+        // ICONDIR (reserved 0, type 1, two images) and its first entry (16×16, 0 colours, reserved 0).
+        ([0, 0, 1, 0, 2, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 4, 0, 0, 38, 0, 0, 0], .ico),
+        // A cursor (type 2), and an icon directory listing no image: not icons.
+        ([0, 0, 2, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 4, 0, 0, 22, 0, 0, 0], .unknown),
+        ([0, 0, 1, 0, 0, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 4, 0, 0, 22, 0, 0, 0], .unknown),
         ([0xFF, 0x0A, 0xFA, 0x7F], .jpegXL),
         ([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], .jpegXL),
         (Array("%PDF-1.7\n".utf8), .pdf),

@@ -30,6 +30,20 @@ struct DocumentationSnippets {
         #expect(image.sourceSize == PixelSize(width: 1200, height: 900))
     }
 
+    // MARK: ResponsiveImages.md
+
+    @Test("the responsive pipeline asks the service for a ladder size of a URL shown at a target size")
+    func responsivePipeline() async throws {
+        // Snippet: ResponsiveImages.md
+        let pipeline = ImagePipeline {
+            $0.imageService = ImgproxyService(baseURL: URL(string: "https://images.example.com")!)
+        }
+        // End of snippet.
+        let request = ImageRequest(url: URL(string: "https://cdn.example.com/a.jpg")!, targetSize: CGSize(width: 128, height: 128),
+                                   contentMode: .fill, scale: 3)
+        #expect(pipeline.dataKey(for: request).contains("fill 384×384 webp"))
+    }
+
     // MARK: ThePipelineAndItsCaches.md
 
     @Test("the avatar request gives a circle cut from the 128×96 decode (64 pt at scale 2)")

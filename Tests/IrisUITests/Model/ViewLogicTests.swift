@@ -66,7 +66,15 @@ struct ViewLogicTests {
                                                           decoders: HTTPCountingDecoder.standard(counting: decodes)))
         let model = ImageModel(pipeline: pipeline)
         model.slotContentMode = .fit                                                        // a UIKit view set to fit
-        let request = ImageRequest(source: .data(id: "photo") { photo }, contentMode: .fit)
+        // The second load of the bytes (the larger decode) waits for the test to have looked at
+        // what is shown meanwhile, however busy the machine.
+        let gate = PipelineGate()
+        let loads = PipelineCounter()
+        let request = ImageRequest(source: .data(id: "photo") {
+            loads.increment()
+            if loads.count > 1 { await gate.wait() }
+            return photo
+        }, contentMode: .fit)
 
         model.load(request, in: ImageSlot(width: 100, height: 100), displayScale: 2)
         #expect(await modelSettled(model))
@@ -85,6 +93,7 @@ struct ViewLogicTests {
             return
         }
         #expect(shown.bitmap.size == PixelSize(width: 224, height: 149))
+        gate.open()
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 448, height: 299))   // fits 448×448
         #expect(decodes.count == 2)

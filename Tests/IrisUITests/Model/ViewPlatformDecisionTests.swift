@@ -73,7 +73,7 @@ struct ViewPlatformDecisionTests {
                 "/insecure" + service.path(for: source, rendition: ImageRendition(width: side, height: side, contentMode: .fill, format: .png))
             }
             server.serve(path(384), data: rendition384, contentType: "image/png")
-            server.serve(path(640), data: rendition640, contentType: "image/png")
+            server.serve(path(640), TestHTTPRoute(body: rendition640, contentType: "image/png", isGated: true))
             let pipeline = ImagePipeline {
                 $0.dataLoader = URLSessionDataLoader(timeout: httpHangTimeout)
                 $0.imageService = service
@@ -89,6 +89,7 @@ struct ViewPlatformDecisionTests {
             #expect(model.inFlight.task == nil)
             model.viewLayoutDidChange(slot: ImageSlot(width: 200, height: 200), displayScale: 3)       // 600 px → 640
             #expect(model.phase.kind == .preview)                                                    // the smaller stays up
+            server.release(path(640))
             #expect(await modelSettled(model))
             #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 640, height: 640))
             #expect(server.requestCount(path(384)) == 1 && server.requestCount(path(640)) == 1)
@@ -171,9 +172,12 @@ struct ViewPlatformDecisionTests {
             #expect(server.requestCount("/detail.png") == 1)
             #expect(decodes.count == 1)
 
-            // A slot that needs more pixels keeps the image up and decodes once more.
+            // A slot that needs more pixels keeps the image up and decodes once more (its bytes
+            // held at the server until the test has looked).
+            server.serve("/detail.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
             detail.viewLayoutDidChange(slot: ImageSlot(width: 600, height: 450), displayScale: 2)
             #expect(detail.phase.kind == .preview)
+            server.release("/detail.png")
             #expect(await modelSettled(detail))
             #expect(detail.phase.loadedImage?.bitmap.width == 1200)
             #expect(recorder.kinds == [.success, .preview, .success])

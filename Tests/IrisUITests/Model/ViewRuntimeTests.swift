@@ -219,7 +219,13 @@ struct ViewRuntimeTests {
         }
         #expect(shown.bitmap.size == PixelSize(width: 64, height: 48))
         #expect(cell.resultCount == completions + 1)                    // success → success still completes
-        cell.loadForView(ImageRequest(source: .data(id: "c") { a }))   // not in memory: placeholder, not the old row
+        // Not in memory: placeholder, not the old row. Its bytes wait for a gate the test never
+        // opens, so the load cannot finish (and show) before the check, however busy the machine.
+        let gate = PipelineGate()
+        cell.loadForView(ImageRequest(source: .data(id: "c") {
+            await gate.wait()
+            return a
+        }))
         guard case .placeholder = ImageViewDisplay(phase: cell.displayedPhase, hasFailureImage: true) else {
             Issue.record("a miss shows \(cell.phase.kind), not the placeholder")
             return

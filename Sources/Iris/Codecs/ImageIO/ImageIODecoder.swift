@@ -14,7 +14,7 @@ import ImageIO
 /// ``PixelFormat``, which ``Bitmap`` does not have.
 struct ImageIODecoder: ImageDecoding {
     /// What ImageIO reads on iOS 17 and macOS 14 and later (HEIC, AVIF and JPEG XL included).
-    var formats: Set<ImageFormat> { [.jpeg, .png, .gif, .webp, .heic, .avif, .jpegXL, .tiff, .bmp] }
+    var formats: Set<ImageFormat> { [.jpeg, .png, .gif, .webp, .heic, .avif, .jpegXL, .tiff, .bmp, .ico] }
 
     /// The frames of an animated GIF, APNG or WebP, as ImageIO composes them.
     func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {

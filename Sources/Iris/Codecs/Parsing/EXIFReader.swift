@@ -7,7 +7,8 @@ import Foundation
 /// parser walks the bytes in place. Any malformed input — truncated, hostile lengths or offsets,
 /// a wrong tag type, a value outside 1–8 — gives `nil`; no input can make it trap.
 enum EXIFReader {
-    /// The orientation stored in `data` (JPEG APP1, PNG eXIf, WebP EXIF), or `nil`.
+    /// The orientation stored in `data` (JPEG APP1, PNG eXIf, WebP EXIF, a TIFF file's first
+    /// directory), or `nil`.
     ///
     /// Formats that carry no EXIF orientation Iris reads (GIF and the others) give `nil`.
     static func orientation(in data: Data, format: ImageFormat) -> Orientation? {
@@ -22,6 +23,8 @@ enum EXIFReader {
         case .jpeg: parse = jpegOrientation
         case .png: parse = { pngOrientation($0, releasingInput: releasingInput) }
         case .webp: parse = webpOrientation
+        // A TIFF file is the TIFF structure EXIF borrows: its first directory's Orientation tag.
+        case .tiff: parse = { TIFFOrientationParser.orientation(in: $0.bytes) }
         default: return nil
         }
         // `withUnsafeBytes` starts at the slice's first byte, whatever the slice's indices are.

@@ -39,6 +39,8 @@ enum FormatSniffer {
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return only(.jpegXL) }
         if ascii("II*\0") || ascii("MM\0*") { return only(.tiff) }
         if ascii("BM"), bytes.count >= 14 { return only(.bmp) }
+        // ICONDIR: reserved 0, type 1 (icon), at least one image, whose first entry is 16 bytes on.
+        if starts([0, 0, 1, 0]), bytes.count >= 22, bytes[4] != 0 || bytes[5] != 0, bytes[9] == 0 { return only(.ico) }
         if ascii("%PDF") { return only(.pdf) }
         if let text = leadingText(bytes) {
             if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || text.hasPrefix("<head")
