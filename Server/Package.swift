@@ -75,11 +75,25 @@ let package = Package(
             dependencies: [.product(name: "Iris", package: "Iris")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // A grid of image cells driven as IrisUI's views drive their models, and a loader that
+        // counts what they download: shared by the end-to-end test of responsive images and
+        // the client of `scripts/bench-responsive`. Neither is a product.
+        .target(
+            name: "ResponsiveGrid",
+            dependencies: [.product(name: "Iris", package: "Iris"), .product(name: "IrisUI", package: "Iris")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "ResponsiveBench",
+            dependencies: ["ResponsiveGrid", .product(name: "Iris", package: "Iris"), .product(name: "IrisUI", package: "Iris")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "IrisServerTests",
             dependencies: [
-                "IrisServerCore", "IrisServer",
+                "IrisServerCore", "IrisServer", "ResponsiveGrid",
                 .product(name: "Iris", package: "Iris"),
+                .product(name: "IrisUI", package: "Iris"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

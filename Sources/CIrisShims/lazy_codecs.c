@@ -236,13 +236,17 @@ JxlDecoderStatus JxlDecoderSubscribeEvents(JxlDecoder * a0, int a1) {
     return ((JxlDecoderStatus (*)(JxlDecoder *, int))iris_lazy_function(&slot, &iris_jxl, iris_open_jxl, "JxlDecoderSubscribeEvents"))(a0, a1);
 }
 
-// CFFmpeg (libavformat.so): 11 functions.
+// CFFmpeg (libavformat.so): 12 functions.
 static iris_lazy_library iris_avformat = { { "libavformat.so", "libavformat.so.59", "libavformat.so.60", "libavformat.so.61" }, PTHREAD_ONCE_INIT, NULL };
 static void iris_open_avformat(void) { iris_lazy_open(&iris_avformat); }
 
 int av_find_best_stream(AVFormatContext * a0, enum AVMediaType a1, int a2, int a3, const AVCodec ** a4, int a5) {
     static void *slot;
     return ((int (*)(AVFormatContext *, enum AVMediaType, int, int, const AVCodec **, int))iris_lazy_function(&slot, &iris_avformat, iris_open_avformat, "av_find_best_stream"))(a0, a1, a2, a3, a4, a5);
+}
+const AVInputFormat * av_find_input_format(const char * a0) {
+    static void *slot;
+    return ((const AVInputFormat * (*)(const char *))iris_lazy_function(&slot, &iris_avformat, iris_open_avformat, "av_find_input_format"))(a0);
 }
 int av_read_frame(AVFormatContext * a0, AVPacket * a1) {
     static void *slot;

@@ -1,9 +1,11 @@
 import Foundation
+import Iris
 import IrisServerCore
 
 extension ServerConfiguration {
     /// The configuration with every `IRIS_*` variable of `environment` applied:
-    /// `IRIS_HOST`, `IRIS_PORT`, `IRIS_DEV` (1/true), `IRIS_KEY` and `IRIS_SALT` (hex, several
+    /// `IRIS_HOST`, `IRIS_PORT`, `IRIS_DEV` (1/true), `IRIS_PUBLIC` (1/true), `IRIS_PUBLIC_SIZES`
+    /// (comma-separated pixels), `IRIS_KEY` and `IRIS_SALT` (hex, several
     /// comma-separated, paired in order), `IRIS_SIGNATURE_SIZE`, `IRIS_ALLOWED_SOURCES`
     /// (comma-separated prefixes), `IRIS_LOCAL_ROOT`, `IRIS_ALLOW_ADDRESSES` (comma-separated
     /// kinds: loopback, private, link-local…), `IRIS_CACHE_DIR`, `IRIS_CACHE_SIZE`,
@@ -23,6 +25,8 @@ extension ServerConfiguration {
         if let host = environment["IRIS_HOST"] { config.host = host }
         if let port = try int("IRIS_PORT") { config.port = port }
         if let dev = environment["IRIS_DEV"] { config.development = ["1", "true", "yes"].contains(dev.lowercased()) }
+        if let publicMode = environment["IRIS_PUBLIC"] { config.publicMode = ["1", "true", "yes"].contains(publicMode.lowercased()) }
+        if let sizes = environment["IRIS_PUBLIC_SIZES"] { config.publicSizes = try Self.sizeLadder(sizes, name: "IRIS_PUBLIC_SIZES") }
         let keys = environment["IRIS_KEY"].map(Self.list) ?? []
         let salts = environment["IRIS_SALT"].map(Self.list) ?? []
         if !keys.isEmpty { config.signingKeys = try Self.signingKeys(keys: keys, salts: salts) }
@@ -91,6 +95,19 @@ extension ServerConfiguration {
             guard let pair = SigningKey(keyHex: key, saltHex: salt) else { throw ConfigurationError("keys and salts must be hex") }
             return pair
         }
+    }
+
+    /// A ladder of sizes written `32,48,64` (`name`: the flag or variable, for the error).
+    public static func sizeLadder(_ text: String, name: String) throws -> SizeLadder {
+        var sizes: [Int] = []
+        for item in list(text) {
+            guard let size = Int(item), (1...100_000).contains(size) else {
+                throw ConfigurationError("\(name) is a comma-separated list of sizes in pixels, not \"\(text)\"")
+            }
+            sizes.append(size)
+        }
+        guard !sizes.isEmpty else { throw ConfigurationError("\(name) needs at least one size") }
+        return SizeLadder(sizes)
     }
 
     /// Address kinds by name (`loopback`, `private`, `link-local`, `multicast`, `unspecified`).

@@ -11,6 +11,14 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Development mode: unsigned URLs are served. Off by default.
     public var development = false
+    /// Public mode: unsigned URLs are served, but only for sources on the allow-list
+    /// (``SourcePolicy/allowedPrefixes``, which must then be given), at sizes of ``publicSizes``,
+    /// with a gravity and a format (``PublicAccess``); signed URLs keep every option. Off by
+    /// default.
+    public var publicMode = false
+    /// The sizes a side of an unsigned URL may have in public mode: Iris's
+    /// `SizeLadder.standard` by default, the sizes its `ImgproxyService` asks for.
+    public var publicSizes = SizeLadder.standard
     /// Signing keys (imgproxy's key/salt pairs): a URL signed by any of them is accepted.
     public var signingKeys: [SigningKey] = []
     /// Bytes of the HMAC a signature keeps (32: all of it).
@@ -102,15 +110,35 @@ public struct ServerConfiguration: Sendable {
         signingKeys.isEmpty ? nil : URLSignature(keys: signingKeys, size: signatureSize)
     }
 
-    /// The reader of image URLs this configuration serves: its signature, development mode
-    /// and presets.
-    public var urlReader: ImgproxyURL {
-        ImgproxyURL(signature: urlSignature, acceptsUnsigned: development, options: OptionParser(presets: presets))
+    /// What unsigned URLs may ask for in public mode; `nil` when it is off.
+    public var publicAccess: PublicAccess? {
+        publicMode ? PublicAccess(ladder: publicSizes, allowedSources: sourcePolicy.allowedPrefixes) : nil
     }
 
-    /// Checks what can only be checked as a whole: every preset applies cleanly. A service
-    /// with a broken preset refuses to start, as imgproxy does.
+    /// The reader of image URLs this configuration serves: its signature, development mode,
+    /// public mode and presets.
+    public var urlReader: ImgproxyURL {
+        ImgproxyURL(signature: urlSignature, acceptsUnsigned: development, options: OptionParser(presets: presets),
+                    publicAccess: publicAccess)
+    }
+
+    /// Checks what can only be checked as a whole: every preset applies cleanly (a service with
+    /// a broken preset refuses to start, as imgproxy does), and public mode has an explicit
+    /// source allow-list and sizes, and is not mixed with development mode.
     public func validate() throws {
+        if publicMode {
+            if development {
+                throw ConfigurationError("public mode (--public) and development mode (--dev) exclude each other: "
+                                         + "development mode serves every unsigned URL, public mode only the allowed ones")
+            }
+            if sourcePolicy.allowedPrefixes.allSatisfy(\.isEmpty) {
+                throw ConfigurationError("public mode (--public) serves unsigned URLs, so it needs an explicit source allow-list "
+                                         + "(--allow-source or IRIS_ALLOWED_SOURCES): without one anybody could have any URL fetched and rendered")
+            }
+            if publicSizes.steps.isEmpty {
+                throw ConfigurationError("public mode (--public) needs at least one size (--public-sizes)")
+            }
+        }
         do throws(ServeError) {
             try OptionParser(presets: presets).validatePresets()
         } catch {

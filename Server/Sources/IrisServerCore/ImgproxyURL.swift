@@ -7,7 +7,8 @@ import Foundation
 ///
 /// The signature covers everything after the signature segment, exactly as received. Without
 /// ``URLSignature`` keys, or with `acceptsUnsigned` (development mode only), any signature
-/// segment is taken (imgproxy's `unsafe` or `_`).
+/// segment is taken (imgproxy's `unsafe` or `_`). With ``publicAccess`` (public mode), a URL
+/// without a valid signature is served within what it allows; a signed one keeps every option.
 public struct ImgproxyURL: Sendable {
     /// Checks signatures; `nil` or no keys: every URL is refused unless `acceptsUnsigned`.
     public var signature: URLSignature?
@@ -15,18 +16,24 @@ public struct ImgproxyURL: Sendable {
     public var acceptsUnsigned: Bool
     /// Reads the options and presets.
     public var options: OptionParser
+    /// Public mode: what an unsigned URL may ask for; `nil`: unsigned URLs are refused (unless
+    /// `acceptsUnsigned`).
+    public var publicAccess: PublicAccess?
 
     /// Makes a reader.
-    public init(signature: URLSignature?, acceptsUnsigned: Bool, options: OptionParser = OptionParser()) {
+    public init(signature: URLSignature?, acceptsUnsigned: Bool, options: OptionParser = OptionParser(),
+                publicAccess: PublicAccess? = nil) {
         self.signature = signature
         self.acceptsUnsigned = acceptsUnsigned
         self.options = options
+        self.publicAccess = publicAccess
     }
 
     /// The request of `path` (the URL's path as received, without the query), checked for its
     /// signature and expiry at `now`. The path after the signature is first repaired as
     /// imgproxy does (``repaired(_:)``), and the signature is checked on the repaired path.
-    /// `defaults` are the options before the URL's own (client hints).
+    /// `defaults` are the options before the URL's own (client hints; not for a public URL,
+    /// whose size is the ladder's alone).
     public func parse(_ path: String, now: Date = Date(), defaults: ProcessingOptions = ProcessingOptions()) throws(ServeError) -> ServeRequest {
         guard path.hasPrefix("/") else { throw .badRequest("the path must start with /") }
         let afterSlash = path.dropFirst()
@@ -34,7 +41,7 @@ public struct ImgproxyURL: Sendable {
         let signatureSegment = String(afterSlash[..<slash])
         let signedPath = Self.repaired(String(afterSlash[slash...]))
         guard signedPath.count > 1 else { throw .badRequest("the URL has no source") }
-        try checkSignature(signatureSegment, for: signedPath)
+        let publicAccess = try access(signatureSegment, for: signedPath)
 
         let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var optionSegments: [String] = []
@@ -44,7 +51,8 @@ public struct ImgproxyURL: Sendable {
             optionSegments.append(segments[index])
             index += 1
         }
-        var processing = try options.parse(optionSegments, defaults: defaults)
+        if let publicAccess { optionSegments = try publicAccess.check(optionSegments) }
+        var processing = try options.parse(optionSegments, defaults: publicAccess == nil ? defaults : ProcessingOptions())
         guard index < segments.count else { throw .badRequest("the URL has no source") }
 
         let source: SourceReference
@@ -86,6 +94,11 @@ public struct ImgproxyURL: Sendable {
         if let expires = processing.expires, Double(expires) < now.timeIntervalSince1970 {
             throw .notFound("the URL has expired")
         }
+        if let publicAccess {
+            try publicAccess.checkSource(source)
+            let path = publicAccess.canonicalPath(options: optionSegments, source: source, fileExtension: fileExtension)
+            return ServeRequest(source: source, options: processing, signedPath: path)
+        }
         return ServeRequest(source: source, options: processing, signedPath: signedPath)
     }
 
@@ -121,11 +134,15 @@ public struct ImgproxyURL: Sendable {
         return (fixedOptions.isEmpty ? "" : "/" + fixedOptions) + "/plain/" + source
     }
 
-    private func checkSignature(_ segment: String, for signedPath: String) throws(ServeError) {
-        if acceptsUnsigned { return }
+    /// `nil` when the URL has every option (a valid signature, or development mode); the public
+    /// access it is limited to when it is unsigned in public mode; else a 403.
+    private func access(_ segment: String, for signedPath: String) throws(ServeError) -> PublicAccess? {
+        if acceptsUnsigned { return nil }
+        if let signature, !signature.keys.isEmpty, signature.isValid(segment, for: signedPath) { return nil }
+        if let publicAccess { return publicAccess }
         guard let signature, !signature.keys.isEmpty else {
             throw .forbidden("unsigned URLs are refused (no signing key is configured)")
         }
-        guard signature.isValid(segment, for: signedPath) else { throw .forbidden("invalid signature") }
+        throw .forbidden("invalid signature")
     }
 }

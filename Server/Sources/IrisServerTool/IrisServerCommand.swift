@@ -14,6 +14,11 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (IRIS_HOST; default 127.0.0.1).") var host: String?
     @Option(help: "Port (IRIS_PORT; default 8080).") var port: Int?
     @Flag(help: "Development mode: serve unsigned URLs (IRIS_DEV).") var dev = false
+    @Flag(name: .customLong("public"),
+          help: "Public mode: serve unsigned URLs of --allow-source sources at --public-sizes, with a gravity and a format only (IRIS_PUBLIC).")
+    var publicMode = false
+    @Option(help: "Sizes a side of an unsigned URL may have in public mode, comma-separated pixels (IRIS_PUBLIC_SIZES; default: Iris's SizeLadder.standard).")
+    var publicSizes: String?
     @Option(help: "Signing key, hex (IRIS_KEY; repeat for rotation).") var key: [String] = []
     @Option(help: "Signing salt, hex, one per key (IRIS_SALT).") var salt: [String] = []
     @Option(help: "Bytes of the HMAC kept in signatures (IRIS_SIGNATURE_SIZE; default 32).") var signatureSize: Int?
@@ -44,6 +49,8 @@ struct IrisServerCommand: AsyncParsableCommand {
         if let host { config.host = host }
         if let port { config.port = port }
         if dev { config.development = true }
+        if publicMode { config.publicMode = true }
+        if let publicSizes { config.publicSizes = try ServerConfiguration.sizeLadder(publicSizes, name: "--public-sizes") }
         if !key.isEmpty { config.signingKeys = try ServerConfiguration.signingKeys(keys: key, salts: salt) }
         if let signatureSize { config.signatureSize = signatureSize }
         if !allowSource.isEmpty { config.sourcePolicy.allowedPrefixes = allowSource }
@@ -66,12 +73,14 @@ struct IrisServerCommand: AsyncParsableCommand {
         if let drainDelay { config.drainDelay = .seconds(drainDelay) }
         if let drainLimit { config.drainLimit = .seconds(drainLimit) }
         if let idleTimeout { config.idleTimeout = idleTimeout > 0 ? .seconds(idleTimeout) : nil }
-        if !config.development && config.signingKeys.isEmpty {
+        if !config.development && !config.publicMode && config.signingKeys.isEmpty {
             print("iris-server: no signing key (--key/--salt or IRIS_KEY/IRIS_SALT): every URL will be refused; --dev serves unsigned URLs")
         }
         let renderer = try ImageRenderer(configuration: config)
         let banner = "iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)"
             + (config.development ? " (development: unsigned URLs served)" : "")
+            + (config.publicMode ? " (public: unsigned URLs of \(config.sourcePolicy.allowedPrefixes.count) source prefixes, "
+               + "\(config.publicSizes.steps.count) sizes)" : "")
             + (config.metricsPort.map { ", metrics on http://\(config.metricsHost):\($0)/metrics" } ?? "") + "\n"
         // Written at once (not buffered), so whoever started the server sees where it listens.
         FileHandle.standardOutput.write(Data(banner.utf8))

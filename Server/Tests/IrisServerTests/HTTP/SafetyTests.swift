@@ -230,7 +230,14 @@ import Testing
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
-            let config = Harness.configuration { $0.maxConcurrentRenders = 2; $0.maxQueuedRenders = ServerConfiguration().maxQueuedRenders }
+            // The default count bound; the time bound (10 s) is only a hang detector here, so that
+            // the other suites running beside it cannot make a waiting request late (that bound
+            // is tested by `AdmissionGateTests.aRequestWaitingPastTheQueueTimeoutIs429`).
+            let config = Harness.configuration {
+                $0.maxConcurrentRenders = 2
+                $0.maxQueuedRenders = ServerConfiguration().maxQueuedRenders
+                $0.queueTimeout = .seconds(600)
+            }
             try await Harness.withService(config) { client, renderer in
                 let codes = try await withThrowingTaskGroup(of: Int.self) { group in
                     for index in 0..<100 {

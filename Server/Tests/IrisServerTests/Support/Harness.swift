@@ -41,12 +41,15 @@ struct Harness {
                                          drain: DrainState = DrainState(), logger: Logger = Harness.quietLogger,
                                          _ body: @Sendable (any TestClientProtocol, ImageRenderer) async throws -> T) async throws -> T {
         let renderer = try ImageRenderer(configuration: config, resolver: resolver)
-        defer {
-            try? FileManager.default.removeItem(at: config.cacheDirectory)
-            if let results = config.resultCacheDirectory { try? FileManager.default.removeItem(at: results) }
-        }
+        defer { removeCaches(of: config) }
         let app = Application(router: IrisServerApplication.router(renderer: renderer, drain: drain, logger: logger))
         return try await app.test(.router) { client in try await body(client, renderer) }
+    }
+
+    /// Removes the test's source and result cache folders.
+    static func removeCaches(of config: ServerConfiguration) {
+        try? FileManager.default.removeItem(at: config.cacheDirectory)
+        if let results = config.resultCacheDirectory { try? FileManager.default.removeItem(at: results) }
     }
 
     /// A logger that writes nothing (the request log is tested on its own).

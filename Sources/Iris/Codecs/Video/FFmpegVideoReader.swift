@@ -70,8 +70,12 @@ final class FFmpegVideoReader {
         container.pointee.pb = io
         container.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         container.pointee.interrupt_callback = input.interruptCallback
+        // Only the demuxer of the container Iris recognised reads the bytes, never one FFmpeg's
+        // probe would pick (bytes an outsider chose reach no other demuxer); the allow-list
+        // refuses any other, should one be asked for.
+        container.pointee.format_whitelist = Self.copiedForFFmpeg(Self.demuxers.joined(separator: ","))
         var maybeContainer: UnsafeMutablePointer<AVFormatContext>? = container
-        var result = avformat_open_input(&maybeContainer, nil, nil, nil)
+        var result = avformat_open_input(&maybeContainer, nil, av_find_input_format(Self.demuxer(for: format)), nil)
         if result >= 0, let opened = maybeContainer {
             container = opened
             // Probing decodes the first frames of every stream: needed only when the container's
@@ -83,6 +87,23 @@ final class FFmpegVideoReader {
         // avformat_open_input frees the context when it fails; the I/O context is ours.
         Self.freeIO(&io)
         throw error(for: result, format: format, input: input, data: data, while: "reading the container")
+    }
+
+    /// FFmpeg's demuxers of the containers ``VideoContainer`` recognises: `mov` (MP4, MOV, 3GPP)
+    /// and `matroska` (Matroska, WebM).
+    static let demuxers = ["mov", "matroska"]
+
+    /// The demuxer of `format`, as FFmpeg names it.
+    static func demuxer(for format: ImageFormat) -> String {
+        format == .webm || format == .matroska ? "matroska" : "mov"
+    }
+
+    /// `text` in memory of FFmpeg's allocator (a field FFmpeg frees with the context).
+    private static func copiedForFFmpeg(_ text: String) -> UnsafeMutablePointer<CChar>? {
+        let bytes = Array(text.utf8CString)
+        guard let memory = av_malloc(bytes.count)?.assumingMemoryBound(to: CChar.self) else { return nil }
+        memory.initialize(from: bytes, count: bytes.count)
+        return memory
     }
 
     /// Whether no video stream has its size, codec and frame rate (or frame count) from the

@@ -23,6 +23,9 @@ actor VideoClips {
         case blackStartMP4 = "blackstart.mp4"
         /// Sound only.
         case audioOnlyM4A = "audio.m4a"
+        /// H.264 in containers Iris does not read (FLV, MPEG-TS).
+        case h264FLV = "h264.flv"
+        case h264TS = "h264.ts"
 
         var description: String { rawValue }
 
@@ -32,7 +35,7 @@ actor VideoClips {
             let h264 = ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]
             let hevc = ["-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-x265-params", "log-level=error"]
             switch self {
-            case .h264MP4, .h264MOV: return pattern + h264
+            case .h264MP4, .h264MOV, .h264FLV, .h264TS: return pattern + h264
             case .hevcMP4, .hevcMOV: return pattern + hevc
             case .vp9WebM: return pattern + ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k"]
             case .av1WebM:

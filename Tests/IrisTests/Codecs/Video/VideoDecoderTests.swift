@@ -127,6 +127,24 @@ struct VideoDecoderTests {
         #expect(reason.contains("no video stream"))
     }
 
+    /// FFmpeg reads the bytes with the demuxer of the container Iris recognised, never one its
+    /// probe would pick: an FLV or MPEG-TS clip (not recognised, so never handed to FFmpeg by the
+    /// registry) is refused even when handed to the reader as an MP4 or a WebM, and a WebM
+    /// handed over as an MP4 is refused too.
+    @Test("only the four recognised containers' demuxers open: another container is refused", arguments: [VideoClips.Kind.h264FLV, .h264TS])
+    func otherContainersAreRefused(_ kind: VideoClips.Kind) async throws {
+        let data = try await VideoClips.shared.data(kind)
+        #expect(VideoContainer.format(of: data) == nil)
+        for format in [ImageFormat.mp4, .quickTime, .webm, .matroska] {
+            let error = thrownImageError { _ = try FFmpegVideoReader(data: data, format: format, timeLimit: .seconds(20)) }
+            #expect(error != nil, "\(kind) opened as \(format)")
+        }
+        let webm = try await VideoClips.shared.data(.vp9WebM)
+        #expect(thrownImageError { _ = try FFmpegVideoReader(data: webm, format: .mp4, timeLimit: .seconds(20)) } != nil)
+        #expect(throws: Never.self) { _ = try FFmpegVideoReader(data: webm, format: .webm, timeLimit: .seconds(20)) }
+        #expect(FFmpegVideoReader.demuxers == ["mov", "matroska"])
+    }
+
     @Test("a truncated clip says how many bytes it has of how many its structure declares", arguments: [VideoClips.Kind.h264MP4, .vp9WebM])
     func truncated(_ kind: VideoClips.Kind) async throws {
         let data = try await VideoClips.shared.data(kind)
