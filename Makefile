@@ -34,13 +34,14 @@ test: build
 	$(SWIFT) test --skip-build
 	$(MAKE) test-server
 
-# swift format (the toolchain's, configured by .swift-format) on the files it leaves clean so far,
-# listed in .swift-format-files (a ratchet: add a file once `swift format --in-place` has been run
-# on it), the public API of Iris and IrisUI against its baselines (scripts/public-api --check: a public change
+# swift format (the toolchain's, configured by .swift-format) on every Swift file of the project
+# (the library, the service, the tests, the examples and the benchmarks; not the build folders),
+# the public API of Iris and IrisUI against its baselines (scripts/public-api --check: a public change
 # comes with api/Iris.txt or api/IrisUI.txt), the generated lazy-library stubs against their generator, and
 # the library's folders depending only downwards (scripts/check-layers, the order of docs/ARCHITECTURE.md).
 lint:
-	$(SWIFT) format lint --strict --configuration .swift-format $$(cat .swift-format-files)
+	$(SWIFT) format lint --strict --configuration .swift-format \
+		$$(find Sources Tests Server/Sources Server/Tests Examples Benchmarks -name '*.swift' -not -path '*/.build*' | sort)
 	scripts/public-api --check Iris
 	scripts/public-api --check IrisUI
 	scripts/make-lazy-codec-stubs --check

@@ -20,6 +20,6 @@ let package = Package(
             ],
             path: "ResamplerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ]
 )

@@ -116,8 +116,10 @@ struct EveryInitialiser: View {
                 .frame(width: 100, height: 100)
                 Button("Next asset") { assetID += 1 }
 
-                IrisImage(id: assetID, load: { try await AssetStore.data(for: assetID) },
-                          transaction: Transaction(animation: .default)) { phase in
+                IrisImage(
+                    id: assetID, load: { try await AssetStore.data(for: assetID) },
+                    transaction: Transaction(animation: .default)
+                ) { phase in
                     if let image = phase.image { image.resizable().scaledToFit() } else { Color.gray }
                 }
                 .pipeline(.shared)
@@ -160,14 +162,18 @@ struct SharedModelExample: View {
 /// the placeholder's size) and each loads once.
 struct AsyncImageIdioms: View {
     let url = Photo(id: 40).url
-    let post = (id: 7, author: 7)          // two ids of equal value, of different things
+    let post = (id: 7, author: 7)  // two ids of equal value, of different things
 
     var body: some View {
         ScrollView {
             VStack(spacing: 12) {
                 // An empty placeholder: nothing to measure, still loads.
-                IrisImage(url: url) { image in image.resizable().scaledToFit() } placeholder: { EmptyView() }
-                    .frame(width: 120, height: 90)
+                IrisImage(url: url) { image in
+                    image.resizable().scaledToFit()
+                } placeholder: {
+                    EmptyView()
+                }
+                .frame(width: 120, height: 90)
 
                 // Optional chaining: no view at all until the image is there.
                 IrisImage(url: url) { phase in phase.image?.resizable() }
@@ -179,24 +185,42 @@ struct AsyncImageIdioms: View {
                 }
 
                 // A spinner in a fixed frame: decoded for 50×50, not for the spinner.
-                IrisImage(url: url) { image in image.resizable().scaledToFit() } placeholder: { ProgressView() }
-                    .frame(width: 50, height: 50)
+                IrisImage(url: url) { image in
+                    image.resizable().scaledToFit()
+                } placeholder: {
+                    ProgressView()
+                }
+                .frame(width: 50, height: 50)
 
                 // Fill and clip, no content-mode modifier: the decode covers the frame, once.
-                IrisImage(url: url) { image in image.resizable().scaledToFill() } placeholder: { Color.gray }
-                    .frame(width: 120, height: 120)
-                    .clipped()
+                IrisImage(url: url) { image in
+                    image.resizable().scaledToFill()
+                } placeholder: {
+                    Color.gray
+                }
+                .frame(width: 120, height: 120)
+                .clipped()
 
                 // A fill avatar, as AsyncImage users write it.
-                IrisImage(url: Photo(id: 41).url) { image in image.resizable().scaledToFill() } placeholder: { Color.gray }
-                    .frame(width: 44, height: 44)
-                    .clipShape(Circle())
+                IrisImage(url: Photo(id: 41).url) { image in
+                    image.resizable().scaledToFill()
+                } placeholder: {
+                    Color.gray
+                }
+                .frame(width: 44, height: 44)
+                .clipShape(Circle())
 
                 // A 1x icon shown without resizable(): its natural size, 100 px = 100 pt on any screen.
-                IrisImage(url: URL(string: "https://example.com/icon-100.png"), scale: 1) { $0 } placeholder: { ProgressView() }
+                IrisImage(url: URL(string: "https://example.com/icon-100.png"), scale: 1) {
+                    $0
+                } placeholder: {
+                    ProgressView()
+                }
 
                 // Named for VoiceOver: a label parameter, or .accessibilityLabel on phase.image.
-                IrisImage(url: url, label: Text("A harbour at dusk")) { image in image.resizable().scaledToFit() } placeholder: {
+                IrisImage(url: url, label: Text("A harbour at dusk")) { image in
+                    image.resizable().scaledToFit()
+                } placeholder: {
                     ProgressView()
                 }
                 .frame(width: 120, height: 90)
@@ -210,21 +234,31 @@ struct AsyncImageIdioms: View {
                     .clipped()
 
                 // Two data sources whose ids are equal: each view keeps its own image...
-                IrisImage(id: post.id) { try await AssetStore.data(for: post.id) } content: { image in
+                IrisImage(id: post.id) {
+                    try await AssetStore.data(for: post.id)
+                } content: { image in
                     image.resizable().scaledToFit()
-                } placeholder: { Color.secondary }
-                    .frame(width: 80, height: 80)
-                IrisImage(id: post.author) { try await AssetStore.avatar(for: post.author) } content: { image in
+                } placeholder: {
+                    Color.secondary
+                }
+                .frame(width: 80, height: 80)
+                IrisImage(id: post.author) {
+                    try await AssetStore.avatar(for: post.author)
+                } content: { image in
                     image.resizable().scaledToFit()
-                } placeholder: { Color.secondary }
-                    .frame(width: 80, height: 80)
+                } placeholder: {
+                    Color.secondary
+                }
+                .frame(width: 80, height: 80)
                 // ...and an explicit cache key shares one image between every view that gives it.
                 IrisImage(id: post.author, cacheKey: "avatar-\(post.author)") {
                     try await AssetStore.avatar(for: post.author)
                 } content: { image in
                     image.resizable().scaledToFit()
-                } placeholder: { Color.secondary }
-                    .frame(width: 40, height: 40)
+                } placeholder: {
+                    Color.secondary
+                }
+                .frame(width: 40, height: 40)
             }
         }
     }
@@ -310,7 +344,7 @@ struct UIKitVideoView: UIViewRepresentable {
 
     func updateUIView(_ view: IrisImageView, context: Context) {
         view.url = url
-        view.animatesFrames = true        // false: the poster only
+        view.animatesFrames = true  // false: the poster only
     }
 }
 
@@ -577,7 +611,7 @@ final class AvatarCell: UITableViewCell {
     required init?(coder: NSCoder) { fatalError("not made from a storyboard") }
 
     func show(_ url: URL?) {
-        avatar.url = url   // a memory hit is on screen when this returns, else the placeholder
+        avatar.url = url  // a memory hit is on screen when this returns, else the placeholder
     }
 }
 // End of snippet.

@@ -8,8 +8,10 @@ func pattern(width: Int, height: Int, format: PixelFormat) -> Bitmap {
     for y in 0..<height {
         for x in 0..<width {
             let checker: UInt8 = (x / 3 + y / 3) % 2 == 0 ? 0 : 40
-            bitmap.setRGBA(RGBA(r: UInt8(x * 215 / width) &+ checker, g: UInt8(y * 215 / height) &+ checker,
-                                b: UInt8((x + y) % 256), a: 255), x: x, y: y)
+            bitmap.setRGBA(
+                RGBA(
+                    r: UInt8(x * 215 / width) &+ checker, g: UInt8(y * 215 / height) &+ checker,
+                    b: UInt8((x + y) % 256), a: 255), x: x, y: y)
         }
     }
     return bitmap

@@ -41,9 +41,10 @@ case "play":
         _ = try await animation.frame(at: index)
         held = max(held, animation.cost)
     }
-    print("frames=\(animation.frameCount) frame=\(animation.frameSize.width)x\(animation.frameSize.height) "
-          + "source=\(image.sourceSize.width)x\(image.sourceSize.height) encoded=\(data.count) "
-          + "held=\(held) bound=\(animation.costLimit)")
+    print(
+        "frames=\(animation.frameCount) frame=\(animation.frameSize.width)x\(animation.frameSize.height) "
+            + "source=\(image.sourceSize.width)x\(image.sourceSize.height) encoded=\(data.count) "
+            + "held=\(held) bound=\(animation.costLimit)")
 default:
     usage()
 }

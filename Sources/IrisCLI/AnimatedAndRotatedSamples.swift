@@ -23,8 +23,9 @@ enum AnimatedAndRotatedSamples {
     /// A 480×300 window panning across a wider photo with transparent shapes, 24 frames of 80 ms,
     /// looping forever.
     static func panningAnimation() async throws -> Data {
-        let wide = LoadedImage(bitmap: SampleImages.photo(width: 960, height: 300, seed: 7, format: .rgba8, alpha: true),
-                               format: .png, sourceSize: PixelSize(width: 960, height: 300))
+        let wide = LoadedImage(
+            bitmap: SampleImages.photo(width: 960, height: 300, seed: 7, format: .rgba8, alpha: true),
+            format: .png, sourceSize: PixelSize(width: 960, height: 300))
         let frames = try (0..<24).map { index in
             try ImageProcessors.Crop(rect: PixelRect(x: index * 20, y: 0, width: 480, height: 300)).process(wide).bitmap
         }
@@ -34,14 +35,14 @@ enum AnimatedAndRotatedSamples {
 
     /// `jpeg` with an EXIF segment (APP1) holding only `orientation`, right after SOI.
     static func withOrientation(_ orientation: UInt16, _ jpeg: Data) -> Data {
-        var tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8]       // big-endian TIFF, IFD at 8
-        tiff += [0, 1]                                                   // one entry
-        tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1]                           // Orientation, SHORT, count 1
+        var tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8]  // big-endian TIFF, IFD at 8
+        tiff += [0, 1]  // one entry
+        tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1]  // Orientation, SHORT, count 1
         tiff += [UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0]
-        tiff += [0, 0, 0, 0]                                             // no next IFD
+        tiff += [0, 0, 0, 0]  // no next IFD
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
-        var out = Data(jpeg.prefix(2))                                   // FF D8
+        var out = Data(jpeg.prefix(2))  // FF D8
         out += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
         out += jpeg.dropFirst(2)
         return out

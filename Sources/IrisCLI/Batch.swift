@@ -30,8 +30,11 @@ struct Batch: Sendable {
                         report.succeeded(path, output: written)
                         return (index, result)
                     } catch {
-                        if Task.isCancelled || Self.isCancellation(error) { report.cancelled(path) }
-                        else { report.failed(path, reason: readable(error)) }
+                        if Task.isCancelled || Self.isCancellation(error) {
+                            report.cancelled(path)
+                        } else {
+                            report.failed(path, reason: readable(error))
+                        }
                         return (index, nil)
                     }
                 }

@@ -15,10 +15,11 @@ extension ImagePipeline {
         let jobs = max(jobs, 1)
         var decoders = decoders
         decoders.colorManagement = keepsProfile ? .keepSource : .convertToSRGB
-        return ImagePipeline(configuration: Configuration(
-            dataLoader: FilesOnlyLoader(), dataCache: nil, memoryCache: nil, decoders: decoders,
-            maxConcurrentDownloads: jobs, maxConcurrentDecodes: jobs, maxConcurrentProcessing: jobs,
-            resumableData: nil))
+        return ImagePipeline(
+            configuration: Configuration(
+                dataLoader: FilesOnlyLoader(), dataCache: nil, memoryCache: nil, decoders: decoders,
+                maxConcurrentDownloads: jobs, maxConcurrentDecodes: jobs, maxConcurrentProcessing: jobs,
+                resumableData: nil))
     }
 }
 

@@ -47,8 +47,7 @@ final class BatchReport: Sendable {
     }
 
     private func show(_ state: State, line: String) {
-        if showsBar { Terminal.progressBar(done: state.done, total: total, failed: state.failures.count) }
-        else { Terminal.error(line) }
+        if showsBar { Terminal.progressBar(done: state.done, total: total, failed: state.failures.count) } else { Terminal.error(line) }
     }
 
     /// Prints the summary (what was written, what failed, and when interrupted what was not
@@ -58,12 +57,16 @@ final class BatchReport: Sendable {
             if showsBar { Terminal.endProgressBar() }
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             if interrupted {
-                Terminal.error(String(format: "interrupted after %.2f s: %d of %d %@ written, %d failed, %d not written (no partial files left)",
-                                      seconds, state.written, total, noun, state.failures.count, total - state.written - state.failures.count))
+                Terminal.error(
+                    String(
+                        format: "interrupted after %.2f s: %d of %d %@ written, %d failed, %d not written (no partial files left)",
+                        seconds, state.written, total, noun, state.failures.count, total - state.written - state.failures.count))
             } else {
                 let rate = seconds > 0 ? Double(state.written) / seconds : 0
-                Terminal.error(String(format: "%d %@ in %.2f s (%.1f images/s), %d failed",
-                                      state.written, noun, seconds, rate, state.failures.count))
+                Terminal.error(
+                    String(
+                        format: "%d %@ in %.2f s (%.1f images/s), %d failed",
+                        state.written, noun, seconds, rate, state.failures.count))
             }
             for (path, reason) in state.failures { Terminal.error("  \(path): \(reason)") }
             return state.failures.count

@@ -54,12 +54,14 @@ struct ContactSheet {
             facts.append(String(format: "%d frames, %.1f s", animation.frameCount, loop))
         }
         facts.append(String(format: "decoded in %.1f ms", entry.decodeMilliseconds))
-        facts.append("\(kilobytes(entry.sourceBytes)) → \(kilobytes(entry.thumbnailBytes)) (\(entry.image.bitmap.width)×\(entry.image.bitmap.height))")
+        facts.append(
+            "\(kilobytes(entry.sourceBytes)) → \(kilobytes(entry.thumbnailBytes)) (\(entry.image.bitmap.width)×\(entry.image.bitmap.height))"
+        )
         return """
-        <figure><div class="frame"><img src="\(escaped(entry.thumbnail))" alt="\(escaped(entry.source))" \
-        width="\(entry.image.bitmap.width)" height="\(entry.image.bitmap.height)"></div>
-        <figcaption><b>\(escaped(entry.source))</b><span class="meta">\(facts.map(escaped).joined(separator: "<br>"))</span></figcaption></figure>
-        """
+            <figure><div class="frame"><img src="\(escaped(entry.thumbnail))" alt="\(escaped(entry.source))" \
+            width="\(entry.image.bitmap.width)" height="\(entry.image.bitmap.height)"></div>
+            <figcaption><b>\(escaped(entry.source))</b><span class="meta">\(facts.map(escaped).joined(separator: "<br>"))</span></figcaption></figure>
+            """
     }
 
     private func kilobytes(_ bytes: Int) -> String {

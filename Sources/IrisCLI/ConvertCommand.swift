@@ -21,7 +21,11 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write lossless WebP.")
     var lossless = false
 
-    @Flag(name: .long, help: "Keep the source's colour profile: pixels as stored, the profile embedded. By default pixels with a profile are converted to sRGB and written without one (what every viewer assumes of an untagged image).")
+    @Flag(
+        name: .long,
+        help:
+            "Keep the source's colour profile: pixels as stored, the profile embedded. By default pixels with a profile are converted to sRGB and written without one (what every viewer assumes of an untagged image)."
+    )
     var keepProfile = false
 
     @Argument(help: "Input image.")
@@ -40,10 +44,12 @@ struct ConvertCommand: AsyncParsableCommand {
             decoders.keepsStraightAlpha = true
             let image = try await ImagePipeline.batch(jobs: 1, decoders: decoders, keepsProfile: keepProfile)
                 .image(for: ImageRequest(source: .file(URL(fileURLWithPath: input))))
-            let writer = ImageOutput(format: format, options: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
-                                     keepsAnimation: format.writesAnimations, background: background.rgba)
+            let writer = ImageOutput(
+                format: format, options: EncodeOptions(quality: quality, progressive: progressive, lossless: lossless),
+                keepsAnimation: format.writesAnimations, background: background.rgba)
             if let frames = image.animation?.frameCount, frames > 1, !format.writesAnimations {
-                Terminal.error("\(input): \(frames) frames; .\(format.fileExtension) keeps the first (write .webp or .gif to keep them all)")
+                Terminal.error(
+                    "\(input): \(frames) frames; .\(format.fileExtension) keeps the first (write .webp or .gif to keep them all)")
             }
             let encoded = try await writer.encode(image).data
             try OutputFile.write(encoded, to: URL(fileURLWithPath: output))

@@ -25,15 +25,17 @@ struct FramesCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = URL(fileURLWithPath: out, isDirectory: true)
         let targetSize = size.map { CGSize(width: Double($0.width), height: Double($0.height)) }
-        let request = ImageRequest(source: .file(URL(fileURLWithPath: input)), targetSize: targetSize,
-                                   contentMode: fill ? .fill : .fit)
+        let request = ImageRequest(
+            source: .file(URL(fileURLWithPath: input)), targetSize: targetSize,
+            contentMode: fill ? .fill : .fit)
         let outcome = try await Interrupt.cancelling { await Self.writeFrames(of: request, to: directory) }
         if let failure = outcome.failure {
             Terminal.error("\(input): \(failure)")
             throw ExitCode.failure
         }
         if outcome.isInterrupted {
-            Terminal.error("interrupted: \(outcome.written) of \(outcome.total.map(String.init) ?? "?") frames written (no partial files left)")
+            Terminal.error(
+                "interrupted: \(outcome.written) of \(outcome.total.map(String.init) ?? "?") frames written (no partial files left)")
             throw ExitCode(Interrupt.exitStatus)
         }
     }

@@ -23,8 +23,10 @@ struct InfoCommand: ParsableCommand {
                 let header = try ImageDecoderRegistry.standard.header(of: data)
                 let video = try VideoInfo.of(data)
                 let timing = header.isAnimated && video == nil ? try AnimationTiming(of: data) : nil as AnimationTiming?
-                print(json ? jsonLine(path: path, header: header, timing: timing, video: video, bytes: data.count)
-                           : textLine(path: path, header: header, timing: timing, video: video, bytes: data.count))
+                print(
+                    json
+                        ? jsonLine(path: path, header: header, timing: timing, video: video, bytes: data.count)
+                        : textLine(path: path, header: header, timing: timing, video: video, bytes: data.count))
             } catch {
                 failed = true
                 Terminal.error("\(path): \(readable(error))")
@@ -36,7 +38,9 @@ struct InfoCommand: ParsableCommand {
     private func textLine(path: String, header: ImageHeader, timing: AnimationTiming?, video: VideoInfo?, bytes: Int) -> String {
         let shown = header.orientedSize
         var parts = ["\(path): \(header.format)", "\(shown.width)×\(shown.height)"]
-        if header.orientation != .up { parts.append("orientation \(header.orientation.rawValue) (stored \(header.width)×\(header.height))") }
+        if header.orientation != .up {
+            parts.append("orientation \(header.orientation.rawValue) (stored \(header.width)×\(header.height))")
+        }
         if header.hasAlpha { parts.append("alpha") }
         if header.isAnimated { parts.append(header.frameCount == 1 ? "1 frame" : "\(header.frameCount) frames") }
         if let timing {
@@ -46,7 +50,9 @@ struct InfoCommand: ParsableCommand {
         if let video {
             parts.insert(video.codecName, at: 1)
             if video.orientation != .up {
-                let turn = [Orientation.right: "90° clockwise", .down: "180°", .left: "90° anticlockwise"][video.orientation] ?? "\(video.orientation)"
+                let turn =
+                    [Orientation.right: "90° clockwise", .down: "180°", .left: "90° anticlockwise"][video.orientation]
+                    ?? "\(video.orientation)"
                 parts.append("shown turned \(turn) (stored \(video.storedSize.width)×\(video.storedSize.height))")
             }
             if let duration = video.duration { parts.append(String(format: "%.2f s", duration)) }

@@ -19,7 +19,11 @@ enum Interrupt {
             source.cancel()
             signal(SIGINT, SIG_DFL)
         }
-        return try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+        return try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            work.cancel()
+        }
     }
 
     /// The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).

@@ -8,9 +8,12 @@ let irisVersion = "0.1.0"
 struct IrisCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iris",
-        abstract: "Inspect, convert and thumbnail images (reads JPEG, PNG, WebP, GIF, AVIF, HEIC, JPEG XL; writes JPEG, PNG, WebP, AVIF, GIF).",
+        abstract:
+            "Inspect, convert and thumbnail images (reads JPEG, PNG, WebP, GIF, AVIF, HEIC, JPEG XL; writes JPEG, PNG, WebP, AVIF, GIF).",
         version: irisVersion,
-        subcommands: [InfoCommand.self, ConvertCommand.self, ThumbnailCommand.self, FramesCommand.self,
-                      SheetCommand.self, SamplesCommand.self, ServiceURLCommand.self]
+        subcommands: [
+            InfoCommand.self, ConvertCommand.self, ThumbnailCommand.self, FramesCommand.self,
+            SheetCommand.self, SamplesCommand.self, ServiceURLCommand.self,
+        ]
     )
 }

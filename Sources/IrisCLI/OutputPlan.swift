@@ -38,8 +38,9 @@ struct OutputPlan: Sendable {
         var owners: [String: Int] = [:]
         for (index, base) in baseNames.enumerated() {
             if let first = owners[base.lowercased()] {
-                throw .sameOutput(first: inputs[first], second: inputs[index],
-                                  output: Self.url(directory, base, usual).path)
+                throw .sameOutput(
+                    first: inputs[first], second: inputs[index],
+                    output: Self.url(directory, base, usual).path)
             }
             owners[base.lowercased()] = index
         }

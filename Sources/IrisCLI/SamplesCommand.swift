@@ -23,13 +23,15 @@ struct SamplesCommand: AsyncParsableCommand {
         for sample in bench ? Sample.benchCorpus : Sample.demoSet {
             let url = directory.appendingPathComponent(sample.name)
             if FileManager.default.fileExists(atPath: url.path) { continue }
-            let bitmap = SampleImages.photo(width: sample.width, height: sample.height, seed: sample.seed,
-                                            format: sample.pixelFormat, alpha: sample.pixelFormat.hasAlpha)
+            let bitmap = SampleImages.photo(
+                width: sample.width, height: sample.height, seed: sample.seed,
+                format: sample.pixelFormat, alpha: sample.pixelFormat.hasAlpha)
             guard let encoder = ImageEncoders.encoder(for: sample.format) else {
                 throw ImageError.unsupportedFormat(sample.format)
             }
             let encoded = try encoder.encode(bitmap, options: sample.options)
-            try (sample.exifOrientation.map { AnimatedAndRotatedSamples.withOrientation($0, encoded) } ?? encoded).write(to: url, options: .atomic)
+            try (sample.exifOrientation.map { AnimatedAndRotatedSamples.withOrientation($0, encoded) } ?? encoded).write(
+                to: url, options: .atomic)
             Terminal.error("wrote \(url.path) (\(sample.width)×\(sample.height) \(sample.format))")
         }
     }
@@ -50,19 +52,27 @@ struct Sample {
     /// A handful of everyday images for `make demo`.
     static let demoSet: [Sample] = [
         Sample(name: "landscape.jpg", width: 2400, height: 1600, format: .jpeg, options: EncodeOptions(quality: 90), seed: 1),
-        Sample(name: "progressive.jpg", width: 1920, height: 1280, format: .jpeg, options: EncodeOptions(quality: 88, progressive: true), seed: 2),
+        Sample(
+            name: "progressive.jpg", width: 1920, height: 1280, format: .jpeg, options: EncodeOptions(quality: 88, progressive: true),
+            seed: 2),
         Sample(name: "portrait.png", width: 900, height: 1400, format: .png, pixelFormat: .rgba8, seed: 3),
         Sample(name: "grey.jpg", width: 1200, height: 900, format: .jpeg, pixelFormat: .gray8, seed: 4),
         Sample(name: "photo.webp", width: 1600, height: 1200, format: .webp, options: EncodeOptions(quality: 85), seed: 5),
-        Sample(name: "sticker.webp", width: 800, height: 800, format: .webp, pixelFormat: .rgba8, options: EncodeOptions(lossless: true), seed: 6),
+        Sample(
+            name: "sticker.webp", width: 800, height: 800, format: .webp, pixelFormat: .rgba8, options: EncodeOptions(lossless: true),
+            seed: 6),
     ]
 
     /// The benchmark corpus of `scripts/bench-thumbnail`.
     static let benchCorpus: [Sample] = [
-        Sample(name: "photo-4032x3024-baseline.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90), seed: 11),
-        Sample(name: "photo-4032x3024-exif6.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90), seed: 16,
-               exifOrientation: 6),
-        Sample(name: "photo-4032x3024-progressive.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90, progressive: true), seed: 12),
+        Sample(
+            name: "photo-4032x3024-baseline.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90), seed: 11),
+        Sample(
+            name: "photo-4032x3024-exif6.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90), seed: 16,
+            exifOrientation: 6),
+        Sample(
+            name: "photo-4032x3024-progressive.jpg", width: 4032, height: 3024, format: .jpeg,
+            options: EncodeOptions(quality: 90, progressive: true), seed: 12),
         Sample(name: "photo-2048x1536-rgba.png", width: 2048, height: 1536, format: .png, pixelFormat: .rgba8, seed: 13),
         Sample(name: "photo-2048x1536.webp", width: 2048, height: 1536, format: .webp, options: EncodeOptions(quality: 90), seed: 14),
         Sample(name: "huge-10000x10000.png", width: 10000, height: 10000, format: .png, seed: 15),

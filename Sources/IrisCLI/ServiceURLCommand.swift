@@ -52,8 +52,9 @@ struct ServiceURLCommand: AsyncParsableCommand {
         default: throw ValidationError("--format must be webp, avif, jpeg, png or auto (got \(format))")
         }
         let imageService = ImgproxyService(baseURL: base, formats: formats, gravity: gravity)
-        let target = DecodeTarget(size: PixelSize(width: Int((parts[0] * scale).rounded(.up)), height: Int((parts[1] * scale).rounded(.up))),
-                                  contentMode: fit ? .fit : .fill)
+        let target = DecodeTarget(
+            size: PixelSize(width: Int((parts[0] * scale).rounded(.up)), height: Int((parts[1] * scale).rounded(.up))),
+            contentMode: fit ? .fit : .fill)
         let rendition = imageService.rendition(for: target)
         for source in sources {
             guard let url = URL(string: source), imageService.renders(url) else {

@@ -10,11 +10,11 @@ struct SheetCommand: AsyncParsableCommand {
         commandName: "sheet",
         abstract: "Thumbnail images into DIR/thumbs and write DIR/index.html, a contact sheet of them.",
         discussion: """
-        Thumbnails are named like those of `iris thumbnail`: DIR/thumbs/<input name without \
-        extension>.<jpg|png|webp>, keeping the input's extension when two inputs' names differ \
-        only in it; inputs that would still share a thumbnail stop the command before anything \
-        is written. Ctrl-C stops it, leaves no partial file and writes no index.html.
-        """
+            Thumbnails are named like those of `iris thumbnail`: DIR/thumbs/<input name without \
+            extension>.<jpg|png|webp>, keeping the input's extension when two inputs' names differ \
+            only in it; inputs that would still share a thumbnail stop the command before anything \
+            is written. Ctrl-C stops it, leaves no partial file and writes no index.html.
+            """
     )
 
     @Option(name: .long, help: "Thumbnail box: W or WxH.")
@@ -76,17 +76,19 @@ struct SheetJob: Sendable {
         let start = clock.now
         let image = try await pipeline.image(for: ThumbnailShape.fit.request(for: input, box: box))
         let loadTime = clock.now - start
-        let output = ImageOutput(format: image.bitmap.format.hasAlpha ? .png : .jpeg, options: EncodeOptions(quality: 85),
-                                 keepsAnimation: true, background: RGBA(r: 255, g: 255, b: 255))
+        let output = ImageOutput(
+            format: image.bitmap.format.hasAlpha ? .png : .jpeg, options: EncodeOptions(quality: 85),
+            keepsAnimation: true, background: RGBA(r: 255, g: 255, b: 255))
         let (encoded, fileExtension) = try await output.encode(image)
         try Task.checkCancellation()
         let written = plan.url(for: index, fileExtension: fileExtension)
         try OutputFile.write(encoded, to: written)
         let sourceBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        return ContactSheet.Entry(source: input.lastPathComponent,
-                                  thumbnail: plan.directory.lastPathComponent + "/" + written.lastPathComponent, image: image,
-                                  decodeMilliseconds: Double(loadTime.components.attoseconds) / 1e15
-                                      + Double(loadTime.components.seconds) * 1000,
-                                  sourceBytes: sourceBytes, thumbnailBytes: encoded.count)
+        return ContactSheet.Entry(
+            source: input.lastPathComponent,
+            thumbnail: plan.directory.lastPathComponent + "/" + written.lastPathComponent, image: image,
+            decodeMilliseconds: Double(loadTime.components.attoseconds) / 1e15
+                + Double(loadTime.components.seconds) * 1000,
+            sourceBytes: sourceBytes, thumbnailBytes: encoded.count)
     }
 }

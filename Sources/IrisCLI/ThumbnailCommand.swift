@@ -9,14 +9,14 @@ struct ThumbnailCommand: AsyncParsableCommand {
         commandName: "thumbnail",
         abstract: "Write a thumbnail of each image, shrinking while decoding.",
         discussion: """
-        Output names: OUT/<input name without extension>.<format>. Inputs whose names differ only \
-        in the extension (a.jpg, a.png) keep it: a.jpg.jpg, a.png.jpg. Inputs that would still \
-        share an output (x/a.jpg, y/a.jpg), or an output that would replace an input, stop the \
-        command before anything is written. An existing output of the same name is replaced.
+            Output names: OUT/<input name without extension>.<format>. Inputs whose names differ only \
+            in the extension (a.jpg, a.png) keep it: a.jpg.jpg, a.png.jpg. Inputs that would still \
+            share an output (x/a.jpg, y/a.jpg), or an output that would replace an input, stop the \
+            command before anything is written. An existing output of the same name is replaced.
 
-        Each file is written under a temporary name and renamed when complete: Ctrl-C stops the \
-        batch, leaves no partial file and says what was written (exit status 130).
-        """
+            Each file is written under a temporary name and renamed when complete: Ctrl-C stops the \
+            batch, leaves no partial file and says what was written (exit status 130).
+            """
     )
 
     @Option(name: .long, help: "Target size: W (a square box) or WxH.")
@@ -40,7 +40,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Colour (RRGGBB) under transparent pixels in JPEG thumbnails.")
     var background = HexColour(RGBA(r: 255, g: 255, b: 255))
 
-    @Flag(name: .long, help: "Keep the source's colour profile: pixels as stored, the profile embedded. By default pixels with a profile are converted to sRGB and written without one (what every viewer assumes of an untagged image).")
+    @Flag(
+        name: .long,
+        help:
+            "Keep the source's colour profile: pixels as stored, the profile embedded. By default pixels with a profile are converted to sRGB and written without one (what every viewer assumes of an untagged image)."
+    )
     var keepProfile = false
 
     @Option(name: .long, help: "Images processed at once (default: number of cores).")
@@ -70,13 +74,17 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
         var decoders = ImageDecoderRegistry.standard
         if let at { decoders.videoPoster = .at(seconds: at) }
-        decoders.decodesAnimations = animated        // a still thumbnail needs no frame walk
-        let job = ThumbnailJob(pipeline: .batch(jobs: jobs, decoders: decoders, keepsProfile: keepProfile), shape: shape, box: PixelSize(width: size.width, height: size.height),
-                               output: ImageOutput(format: format, options: EncodeOptions(quality: quality),
-                                                   keepsAnimation: animated, background: background.rgba),
-                               plan: plan)
-        let batch = Batch(inputs: files, jobs: jobs,
-                          report: BatchReport(total: files.count, noun: "thumbnails", showsBar: Terminal.isInteractive))
+        decoders.decodesAnimations = animated  // a still thumbnail needs no frame walk
+        let job = ThumbnailJob(
+            pipeline: .batch(jobs: jobs, decoders: decoders, keepsProfile: keepProfile), shape: shape,
+            box: PixelSize(width: size.width, height: size.height),
+            output: ImageOutput(
+                format: format, options: EncodeOptions(quality: quality),
+                keepsAnimation: animated, background: background.rgba),
+            plan: plan)
+        let batch = Batch(
+            inputs: files, jobs: jobs,
+            report: BatchReport(total: files.count, noun: "thumbnails", showsBar: Terminal.isInteractive))
         let start = ContinuousClock.now
         let interrupted = try await Interrupt.cancelling {
             _ = await batch.run { index, path in
@@ -113,8 +121,9 @@ struct ThumbnailSize: ExpressibleByArgument, Sendable {
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2,
-              let width = Int(parts[0]), width > 0,
-              let height = parts.count == 2 ? Int(parts[1]) : width, height > 0 else { return nil }
+            let width = Int(parts[0]), width > 0,
+            let height = parts.count == 2 ? Int(parts[1]) : width, height > 0
+        else { return nil }
         self.init(width: width, height: height)
     }
 

@@ -22,8 +22,9 @@ enum ThumbnailShape: String, CaseIterable, Sendable {
         case .fill:
             return ImageRequest(source: .file(file), targetSize: size, contentMode: .fill)
         case .crop:
-            return ImageRequest(source: .file(file), targetSize: size, contentMode: .fill,
-                                processors: [.resize(size: box, contentMode: .fill, allowsUpscaling: true, crop: true)])
+            return ImageRequest(
+                source: .file(file), targetSize: size, contentMode: .fill,
+                processors: [.resize(size: box, contentMode: .fill, allowsUpscaling: true, crop: true)])
         }
     }
 }

@@ -10,10 +10,11 @@ public enum SampleImages {
         var random = SplitMix(seed: seed)
         // A few hard-edged shapes, placed by the seed.
         let shapes = (0..<6).map { _ in
-            Shape(cx: random.unit() * Double(width), cy: random.unit() * Double(height),
-                  radius: (0.05 + 0.2 * random.unit()) * Double(min(width, height)),
-                  colour: (random.unit() * 255, random.unit() * 255, random.unit() * 255),
-                  isDisc: random.next() & 1 == 0)
+            Shape(
+                cx: random.unit() * Double(width), cy: random.unit() * Double(height),
+                radius: (0.05 + 0.2 * random.unit()) * Double(min(width, height)),
+                colour: (random.unit() * 255, random.unit() * 255, random.unit() * 255),
+                isDisc: random.next() & 1 == 0)
         }
         let phase = random.unit() * 6.283
         let bpp = format.bytesPerPixel
@@ -33,7 +34,9 @@ public enum SampleImages {
                     var g = 90 + 100 * (1 - fy) + 25 * sinApprox(fy * 7 + fx * 3)
                     var b = 200 - 120 * fy + 15 * sinApprox((fx + fy) * 11)
                     for shape in shapes where shape.contains(Double(x), Double(y)) {
-                        r = shape.colour.0; g = shape.colour.1; b = shape.colour.2
+                        r = shape.colour.0
+                        g = shape.colour.1
+                        b = shape.colour.2
                     }
                     let n = Double(Int(noise.next() & 15) - 8)
                     let rr = clamp(r + n), gg = clamp(g + n), bb = clamp(b + n)
@@ -41,7 +44,10 @@ public enum SampleImages {
                     case .gray8:
                         p[offset] = RGBA(r: rr, g: gg, b: bb).luma
                     case .rgbx8, .bgrx8:
-                        p[offset + red] = rr; p[offset + 1] = gg; p[offset + blue] = bb; p[offset + 3] = 255
+                        p[offset + red] = rr
+                        p[offset + 1] = gg
+                        p[offset + blue] = bb
+                        p[offset + 3] = 255
                     case .rgba8, .bgra8:
                         var a: UInt8 = 255
                         if alpha {
@@ -63,7 +69,8 @@ public enum SampleImages {
     }
 
     /// A horizontal linear gradient from `from` to `to` (grey levels) across the width.
-    public static func horizontalGradient(width: Int, height: Int, from: UInt8 = 0, to: UInt8 = 255, format: PixelFormat = .rgbx8) -> Bitmap {
+    public static func horizontalGradient(width: Int, height: Int, from: UInt8 = 0, to: UInt8 = 255, format: PixelFormat = .rgbx8) -> Bitmap
+    {
         var bitmap = Bitmap(width: width, height: height, format: format)
         for x in 0..<width {
             let t = width == 1 ? 0 : Double(x) / Double(width - 1)
@@ -95,9 +102,9 @@ public enum SampleImages {
     /// A cheap smooth periodic function in [-1, 1] (parabolic sine), so generation stays fast.
     private static func sinApprox(_ x: Double) -> Double {
         let t = x / 6.283185307179586
-        let f = t - t.rounded(.down)           // 0..<1
-        let u = f < 0.5 ? f * 4 - 1 : 3 - f * 4 // triangle in [-1, 1]
-        return u * (2 - abs(u)) * 1.0            // smoothed
+        let f = t - t.rounded(.down)  // 0..<1
+        let u = f < 0.5 ? f * 4 - 1 : 3 - f * 4  // triangle in [-1, 1]
+        return u * (2 - abs(u)) * 1.0  // smoothed
     }
 }
 

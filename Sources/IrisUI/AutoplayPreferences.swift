@@ -36,8 +36,9 @@ enum AutoplayPreferences {
 
     /// Tells `model` both settings as they are now.
     static func report(to model: ImageModel, playsAnimatedImages: Bool = AutoplayPreferences.playsAnimatedImages) {
-        model.userPreferencesDidChange(playsAnimatedImages: playsAnimatedImages,
-                                       autoplaysVideo: autoplaysVideo(playsAnimatedImages: playsAnimatedImages))
+        model.userPreferencesDidChange(
+            playsAnimatedImages: playsAnimatedImages,
+            autoplaysVideo: autoplaysVideo(playsAnimatedImages: playsAnimatedImages))
     }
 }
 

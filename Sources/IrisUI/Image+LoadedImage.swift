@@ -42,8 +42,12 @@ extension Image {
             #if canImport(UIKit)
             self.init(uiImage: UIImage(cgImage: cgImage, scale: CGFloat(scale), orientation: .up))
             #elseif canImport(AppKit)
-            self.init(nsImage: NSImage(cgImage: cgImage, size: NSSize(width: Double(bitmap.width) / scale,
-                                                                      height: Double(bitmap.height) / scale)))
+            self.init(
+                nsImage: NSImage(
+                    cgImage: cgImage,
+                    size: NSSize(
+                        width: Double(bitmap.width) / scale,
+                        height: Double(bitmap.height) / scale)))
             #else
             self.init(cgImage, scale: CGFloat(scale), orientation: .up, label: Text(verbatim: ""))
             #endif

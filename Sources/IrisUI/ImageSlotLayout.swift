@@ -17,8 +17,9 @@ struct ImageSlotLayout: Layout {
 
     func placeSubviews(in bounds: CGRect, proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) {
         guard let marker = subviews.first else { return }
-        marker.place(at: bounds.origin, anchor: .topLeading,
-                     proposal: ProposedViewSize(width: Self.offered(proposal.width), height: Self.offered(proposal.height)))
+        marker.place(
+            at: bounds.origin, anchor: .topLeading,
+            proposal: ProposedViewSize(width: Self.offered(proposal.width), height: Self.offered(proposal.height)))
         for content in subviews.dropFirst() {
             content.place(at: CGPoint(x: bounds.midX, y: bounds.midY), anchor: .center, proposal: proposal)
         }

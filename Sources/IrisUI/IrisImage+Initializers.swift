@@ -19,9 +19,11 @@ extension IrisImage {
     /// `AsyncImage(url:scale:content:placeholder:)`. Decoded to cover the space the view is
     /// offered × the display scale (its natural size when no size is offered); `content` gets
     /// the image at its natural point size at `scale`, named `label` for VoiceOver when given.
-    public init<I: View, P: View>(url: URL?, scale: CGFloat = 1, label: Text? = nil,
-                                  @ViewBuilder content: @escaping (Image) -> I,
-                                  @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {
+    public init<I: View, P: View>(
+        url: URL?, scale: CGFloat = 1, label: Text? = nil,
+        @ViewBuilder content: @escaping (Image) -> I,
+        @ViewBuilder placeholder: @escaping () -> P
+    ) where Content == _ConditionalContent<I, P> {
         self.init(loading: .sizedToView(url.map { ImageRequest(url: $0, scale: Double(scale)) }), transaction: Transaction()) {
             Self.imageOrPlaceholder($0, label, content, placeholder)
         }
@@ -30,16 +32,21 @@ extension IrisImage {
     /// Shows the image at `url` through `content`, which gets the ``ImagePhase``; phase changes
     /// are animated with `transaction` (except a memory-cache hit): as
     /// `AsyncImage(url:scale:transaction:content:)`. Decoded for the space the view is offered.
-    public init(url: URL?, scale: CGFloat = 1, transaction: Transaction = Transaction(),
-                @ViewBuilder content: @escaping (ImagePhase) -> Content) {
-        self.init(loading: .sizedToView(url.map { ImageRequest(url: $0, scale: Double(scale)) }),
-                  transaction: transaction, content: content)
+    public init(
+        url: URL?, scale: CGFloat = 1, transaction: Transaction = Transaction(),
+        @ViewBuilder content: @escaping (ImagePhase) -> Content
+    ) {
+        self.init(
+            loading: .sizedToView(url.map { ImageRequest(url: $0, scale: Double(scale)) }),
+            transaction: transaction, content: content)
     }
 
     /// Shows `request` (any source, processors, cache policy) through `content`. Without a target
     /// size the request is decoded for the space the view is offered × the display scale.
-    public init(request: ImageRequest?, transaction: Transaction = Transaction(),
-                @ViewBuilder content: @escaping (ImagePhase) -> Content) {
+    public init(
+        request: ImageRequest?, transaction: Transaction = Transaction(),
+        @ViewBuilder content: @escaping (ImagePhase) -> Content
+    ) {
         self.init(loading: .sizedToView(request), transaction: transaction, content: content)
     }
 
@@ -57,10 +64,13 @@ extension IrisImage {
         fileID: String = #fileID, line: Int = #line, column: Int = #column,
         load: @escaping @Sendable () async throws -> Data,
         @ViewBuilder content: @escaping (Image) -> I,
-        @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {
+        @ViewBuilder placeholder: @escaping () -> P
+    ) where Content == _ConditionalContent<I, P> {
         let place = ViewPlace(fileID: fileID, line: line, column: column)
-        self.init(loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load),
-                  transaction: Transaction()) {
+        self.init(
+            loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load),
+            transaction: Transaction()
+        ) {
             Self.imageOrPlaceholder($0, label, content, placeholder)
         }
         options.scalesTargetToDisplay = true
@@ -69,27 +79,33 @@ extension IrisImage {
     /// Shows the image whose encoded bytes `load` returns through `content`, which gets the
     /// phase; a new `id` loads again, `cacheKey` shares, the place scopes the id (as above).
     /// `targetSize` is in points; `nil` decodes for the view's slot.
-    public init<ID: Equatable & Sendable>(id: ID, cacheKey: String? = nil, targetSize: CGSize? = nil,
-                                          fileID: String = #fileID, line: Int = #line, column: Int = #column,
-                                          load: @escaping @Sendable () async throws -> Data,
-                                          transaction: Transaction = Transaction(),
-                                          @ViewBuilder content: @escaping (ImagePhase) -> Content) {
+    public init<ID: Equatable & Sendable>(
+        id: ID, cacheKey: String? = nil, targetSize: CGSize? = nil,
+        fileID: String = #fileID, line: Int = #line, column: Int = #column,
+        load: @escaping @Sendable () async throws -> Data,
+        transaction: Transaction = Transaction(),
+        @ViewBuilder content: @escaping (ImagePhase) -> Content
+    ) {
         let place = ViewPlace(fileID: fileID, line: line, column: column)
-        self.init(loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load),
-                  transaction: transaction, content: content)
+        self.init(
+            loading: .data(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load),
+            transaction: transaction, content: content)
         options.scalesTargetToDisplay = true
     }
 
     /// Shows `model`, which something else owns and loads (several views may share it): this
     /// view never loads, cancels or resizes it.
-    public init(model: ImageModel, transaction: Transaction = Transaction(),
-                @ViewBuilder content: @escaping (ImagePhase) -> Content) {
+    public init(
+        model: ImageModel, transaction: Transaction = Transaction(),
+        @ViewBuilder content: @escaping (ImagePhase) -> Content
+    ) {
         self.init(loading: .shared(model), transaction: transaction, content: content)
     }
 
     @ViewBuilder
     private static func imageOrPlaceholder<I: View, P: View>(
-        _ phase: ImagePhase, _ label: Text?, _ content: (Image) -> I, _ placeholder: () -> P) -> _ConditionalContent<I, P> {
+        _ phase: ImagePhase, _ label: Text?, _ content: (Image) -> I, _ placeholder: () -> P
+    ) -> _ConditionalContent<I, P> {
         if let image = label.flatMap({ phase.image(label: $0) }) ?? phase.image {
             content(image)
         } else {

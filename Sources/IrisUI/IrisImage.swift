@@ -40,8 +40,9 @@ public struct IrisImage<Content: View>: View {
         /// A request decoded for the slot unless it has a target size.
         case sizedToView(ImageRequest?)
         /// The bytes a closure returns: `id` reloads, `cacheKey` shares, `place` scopes the id.
-        case data(id: any Equatable & Sendable, cacheKey: String?, targetSize: CGSize?, place: ViewPlace,
-                  load: @Sendable () async throws -> Data)
+        case data(
+            id: any Equatable & Sendable, cacheKey: String?, targetSize: CGSize?, place: ViewPlace,
+            load: @Sendable () async throws -> Data)
         /// A model owned elsewhere; the view shows it and never loads or cancels.
         case shared(ImageModel)
     }
@@ -71,9 +72,11 @@ public struct IrisImage<Content: View>: View {
         case .shared(let model):
             ImageSlotLayout {
                 sharedMarker(of: model)
-                contentWithClip(options.animatesFrames ? model.displayedPhase : model.phase,
-                                playback: options.animatesFrames ? model.videoPlayback : nil)
-                    .animation(model.animatesPhaseChange ? transaction.animation : nil, value: model.phase.kind)
+                contentWithClip(
+                    options.animatesFrames ? model.displayedPhase : model.phase,
+                    playback: options.animatesFrames ? model.videoPlayback : nil
+                )
+                .animation(model.animatesPhaseChange ? transaction.animation : nil, value: model.phase.kind)
             }
         case .natural, .sizedToView, .data:
             let model = storage.model
@@ -122,7 +125,9 @@ public struct IrisImage<Content: View>: View {
         Color.clear
             .allowsHitTesting(false)
             .accessibilityHidden(true)
-            .onGeometryChange(for: CGSize.self) { $0.size } action: { size in
+            .onGeometryChange(for: CGSize.self) {
+                $0.size
+            } action: { size in
                 model.viewLayoutDidChange(slot: ImageSlot(measured: size), displayScale: Double(displayScale))
             }
             .onAppear {
@@ -154,12 +159,13 @@ public struct IrisImage<Content: View>: View {
 
     /// The request with the view's settings applied.
     private func request(for model: ImageModel) -> ImageRequest? {
-        let base: ImageRequest? = switch loading {
-        case .natural(let request), .sizedToView(let request): request
-        case .data(let id, let cacheKey, let targetSize, let place, let load):
-            model.dataRequest(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load)
-        case .shared: nil
-        }
+        let base: ImageRequest? =
+            switch loading {
+            case .natural(let request), .sizedToView(let request): request
+            case .data(let id, let cacheKey, let targetSize, let place, let load):
+                model.dataRequest(id: id, cacheKey: cacheKey, targetSize: targetSize, place: place, load: load)
+            case .shared: nil
+            }
         guard var request = base.map(options.settings.applied(to:)) else { return nil }
         if options.scalesTargetToDisplay, request.targetSize != nil { request.scale = Double(displayScale) }
         return request

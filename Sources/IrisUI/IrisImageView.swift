@@ -159,7 +159,7 @@ public final class IrisImageView: PlatformView {
         accessibilityTraits = .image
         #else
         wantsLayer = true
-        clipsToBounds = true                             // NO by default since macOS 14: fills would overflow
+        clipsToBounds = true  // NO by default since macOS 14: fills would overflow
         layerContentsRedrawPolicy = .onSetNeedsDisplay
         setAccessibilityRole(.image)
         #endif
@@ -214,9 +214,10 @@ public final class IrisImageView: PlatformView {
         var ancestor = superview
         while let view = ancestor, view !== window {
             if let scrollView = view as? UIScrollView {
-                scrollObservations.append(scrollView.observe(\.contentOffset, options: []) { [weak self] _, _ in
-                    MainActor.assumeIsolated { self?.reportVisibility() }
-                })
+                scrollObservations.append(
+                    scrollView.observe(\.contentOffset, options: []) { [weak self] _, _ in
+                        MainActor.assumeIsolated { self?.reportVisibility() }
+                    })
             }
             if view.clipsToBounds || view is UIScrollView { clippingAncestors.append(WeakView(view)) }
             ancestor = view.superview
@@ -237,10 +238,12 @@ public final class IrisImageView: PlatformView {
 
     private func observeAppActivity() {
         let center = NotificationCenter.default
-        center.addObserver(self, selector: #selector(appDidEnterBackground),
-                           name: UIApplication.didEnterBackgroundNotification, object: nil)
-        center.addObserver(self, selector: #selector(appWillEnterForeground),
-                           name: UIApplication.willEnterForegroundNotification, object: nil)
+        center.addObserver(
+            self, selector: #selector(appDidEnterBackground),
+            name: UIApplication.didEnterBackgroundNotification, object: nil)
+        center.addObserver(
+            self, selector: #selector(appWillEnterForeground),
+            name: UIApplication.willEnterForegroundNotification, object: nil)
         registerForTraitChanges([UITraitDisplayScale.self]) { (view: IrisImageView, _) in
             view.model.displayScaleDidChange(view.displayScale)
         }
@@ -296,8 +299,10 @@ public final class IrisImageView: PlatformView {
         }
         guard let clipView = enclosingScrollView?.contentView else { return }
         clipView.postsBoundsChangedNotifications = true
-        let observer = NotificationCenter.default.addObserver(forName: NSView.boundsDidChangeNotification, object: clipView,
-                                                              queue: .main) { [weak self] _ in
+        let observer = NotificationCenter.default.addObserver(
+            forName: NSView.boundsDidChangeNotification, object: clipView,
+            queue: .main
+        ) { [weak self] _ in
             MainActor.assumeIsolated { self?.reportVisibility() }
         }
         scrollObservations = [ObservationToken(observer)]
@@ -331,8 +336,9 @@ public final class IrisImageView: PlatformView {
     }
 
     private func observeAppActivity() {
-        NotificationCenter.default.addObserver(self, selector: #selector(occlusionDidChange(_:)),
-                                               name: NSWindow.didChangeOcclusionStateNotification, object: nil)
+        NotificationCenter.default.addObserver(
+            self, selector: #selector(occlusionDidChange(_:)),
+            name: NSWindow.didChangeOcclusionStateNotification, object: nil)
     }
     #endif
 

@@ -154,16 +154,18 @@ final class VideoPlayerView: PlatformView {
     private func play(_ item: AVPlayerItem, on player: AVQueuePlayer, for playback: VideoPlayback) {
         if playback.loops {
             let looper = AVPlayerLooper(player: player, templateItem: item)
-            observations.append(looper.observe(\.status, options: [.new]) { @Sendable [weak self] _, _ in
-                Task { @MainActor in self?.statusDidChange() }
-            })
+            observations.append(
+                looper.observe(\.status, options: [.new]) { @Sendable [weak self] _, _ in
+                    Task { @MainActor in self?.statusDidChange() }
+                })
             self.looper = looper
         } else {
             player.insert(item, after: nil)
         }
-        observations.append(player.observe(\.currentItem?.status, options: [.new]) { @Sendable [weak self] _, _ in
-            Task { @MainActor in self?.statusDidChange() }
-        })
+        observations.append(
+            player.observe(\.currentItem?.status, options: [.new]) { @Sendable [weak self] _, _ in
+                Task { @MainActor in self?.statusDidChange() }
+            })
         if playback.startSeconds > 0 {
             let start = CMTime(seconds: playback.startSeconds, preferredTimescale: 600)
             player.seek(to: start, toleranceBefore: .zero, toleranceAfter: .zero) { @Sendable [weak self] _ in
@@ -173,9 +175,10 @@ final class VideoPlayerView: PlatformView {
             isAtStart = true
         }
         if let playerLayer {
-            observations.append(playerLayer.observe(\.isReadyForDisplay, options: [.initial, .new]) { @Sendable [weak self] _, _ in
-                Task { @MainActor in self?.readinessDidChange() }
-            })
+            observations.append(
+                playerLayer.observe(\.isReadyForDisplay, options: [.initial, .new]) { @Sendable [weak self] _, _ in
+                    Task { @MainActor in self?.readinessDidChange() }
+                })
             playerLayer.player = player
         }
         if let current = self.playback { show(current, gravity: playerLayer?.videoGravity ?? .resizeAspect) }

@@ -46,8 +46,10 @@ final class OcclusionReportingView: NSView {
         if let observer { NotificationCenter.default.removeObserver(observer) }
         observer = nil
         guard let window else { return }
-        observer = NotificationCenter.default.addObserver(forName: NSWindow.didChangeOcclusionStateNotification,
-                                                          object: window, queue: .main) { [weak self] _ in
+        observer = NotificationCenter.default.addObserver(
+            forName: NSWindow.didChangeOcclusionStateNotification,
+            object: window, queue: .main
+        ) { [weak self] _ in
             MainActor.assumeIsolated { self?.reportOcclusion() }
         }
         reportOcclusion()

@@ -76,8 +76,9 @@ func run() async throws {
     let count = 1_000
     let jpeg = ImageEncoders.encoder(for: .jpeg)!
     let photos = try (0..<count).map { index in
-        try jpeg.encode(SampleImages.photo(width: 256, height: 192, seed: UInt64(index + 1)),
-                        options: EncodeOptions(quality: 85))
+        try jpeg.encode(
+            SampleImages.photo(width: 256, height: 192, seed: UInt64(index + 1)),
+            options: EncodeOptions(quality: 85))
     }
     let target = CGSize(width: 64, height: 64)
     func request(_ index: Int, run: Int) -> ImageRequest {
@@ -170,23 +171,30 @@ func measureAnimation() async throws {
         return (cpuSeconds(of: thread) - cpu, clock.sleeps.count - sleeps)
     }
 
-    let looping = AnimationPlayer(animation: Animation(frames: frames, durations: Array(repeating: 0.02, count: frameCount)),
-                                  firstFrame: frames[0], clock: clock)
+    let looping = AnimationPlayer(
+        animation: Animation(frames: frames, durations: Array(repeating: 0.02, count: frameCount)),
+        firstFrame: frames[0], clock: clock)
     looping.play()
     let playing = try await spend(2)
-    print(String(format: "animation, 50 frames/s: %.1f µs main-thread CPU per frame shown (%d wake-ups in 2 s)",
-                 playing.cpu * 1e6 / Double(max(1, playing.sleeps)), playing.sleeps))
+    print(
+        String(
+            format: "animation, 50 frames/s: %.1f µs main-thread CPU per frame shown (%d wake-ups in 2 s)",
+            playing.cpu * 1e6 / Double(max(1, playing.sleeps)), playing.sleeps))
     looping.pause()
     let paused = try await spend(1)
     print(String(format: "animation, paused: %d wake-ups and %.0f µs main-thread CPU in 1 s", paused.sleeps, paused.cpu * 1e6))
 
-    let once = AnimationPlayer(animation: Animation(frames: Array(frames.prefix(10)), durations: Array(repeating: 0.02, count: 10),
-                                                    loopCount: 1), firstFrame: frames[0], clock: clock)
+    let once = AnimationPlayer(
+        animation: Animation(
+            frames: Array(frames.prefix(10)), durations: Array(repeating: 0.02, count: 10),
+            loopCount: 1), firstFrame: frames[0], clock: clock)
     once.play()
     _ = try await spend(0.5)
     let finished = try await spend(1)
-    print(String(format: "animation, finished (one loop played): %d wake-ups and %.0f µs main-thread CPU in 1 s (finished: %@)",
-                 finished.sleeps, finished.cpu * 1e6, once.hasFinished ? "yes" : "no"))
+    print(
+        String(
+            format: "animation, finished (one loop played): %d wake-ups and %.0f µs main-thread CPU in 1 s (finished: %@)",
+            finished.sleeps, finished.cpu * 1e6, once.hasFinished ? "yes" : "no"))
 }
 
 try await run()

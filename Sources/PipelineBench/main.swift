@@ -26,8 +26,10 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 
 /// Best of `runs` of each, taken in turns so that both see the same load on a shared machine.
 @MainActor
-func best(_ runs: Int, _ first: () async throws -> Double,
-          _ second: () async throws -> Double) async rethrows -> (Double, Double) {
+func best(
+    _ runs: Int, _ first: () async throws -> Double,
+    _ second: () async throws -> Double
+) async rethrows -> (Double, Double) {
     var results = (Double.infinity, Double.infinity)
     for _ in 0..<runs {
         results.0 = min(results.0, try await first())
@@ -43,9 +45,17 @@ let runs = 5
 func concurrently(_ count: Int, width: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
         var next = 0
-        while next < min(width, count) { let i = next; group.addTask { try await body(i) }; next += 1 }
+        while next < min(width, count) {
+            let i = next
+            group.addTask { try await body(i) }
+            next += 1
+        }
         while try await group.next() != nil {
-            if next < count { let i = next; group.addTask { try await body(i) }; next += 1 }
+            if next < count {
+                let i = next
+                group.addTask { try await body(i) }
+                next += 1
+            }
         }
     }
 }
@@ -57,8 +67,9 @@ func padded(_ text: String, _ width: Int) -> String {
 /// One line of the table; the ratio is the pipeline's share of the direct speed (1 = no overhead).
 func row(_ name: String, pipeline: Double, direct: Double, unit: String, higherIsBetter: Bool) {
     let ratio = higherIsBetter ? pipeline / direct : direct / pipeline
-    print(padded(name, 46) + String(format: "%12.2f %12.2f  ", pipeline, direct) + padded(unit, 9)
-          + String(format: "speed pipeline/direct %.2f", ratio))
+    print(
+        padded(name, 46) + String(format: "%12.2f %12.2f  ", pipeline, direct) + padded(unit, 9)
+            + String(format: "speed pipeline/direct %.2f", ratio))
 }
 
 func encodedPhoto(_ index: Int, side: Int = 256) throws -> Data {
@@ -79,15 +90,21 @@ do {
     let key = pipeline.imageKey(for: request)
     let calls = 200_000
     let viaDirect = { await seconds { for _ in 0..<calls { _ = memory.image(for: key) } } }
-    let (viaPipeline, direct) = try await best(runs, {
-        try await seconds { for _ in 0..<calls { _ = try await pipeline.image(for: request) } }
-    }, viaDirect)
-    let (viaSync, directAgain) = await best(runs, {
-        await seconds { for _ in 0..<calls { _ = pipeline.cache.image(for: request) } }
-    }, viaDirect)
-    row("memory hit, image(for:)", pipeline: viaPipeline / Double(calls) * 1e6, direct: direct / Double(calls) * 1e6,
+    let (viaPipeline, direct) = try await best(
+        runs,
+        {
+            try await seconds { for _ in 0..<calls { _ = try await pipeline.image(for: request) } }
+        }, viaDirect)
+    let (viaSync, directAgain) = await best(
+        runs,
+        {
+            await seconds { for _ in 0..<calls { _ = pipeline.cache.image(for: request) } }
+        }, viaDirect)
+    row(
+        "memory hit, image(for:)", pipeline: viaPipeline / Double(calls) * 1e6, direct: direct / Double(calls) * 1e6,
         unit: "µs/call", higherIsBetter: false)
-    row("memory hit, cache.image(for:)", pipeline: viaSync / Double(calls) * 1e6, direct: directAgain / Double(calls) * 1e6,
+    row(
+        "memory hit, cache.image(for:)", pipeline: viaSync / Double(calls) * 1e6, direct: directAgain / Double(calls) * 1e6,
         unit: "µs/call", higherIsBetter: false)
 }
 
@@ -124,10 +141,12 @@ do {
         }
     }
     let (cached, direct) = try await best(runs, { try await viaPipeline(memoryCache: MemoryCache()) }, viaDirect)
-    row("\(count) disk-cached 256×192 JPEGs → 128 px", pipeline: Double(count) / cached, direct: Double(count) / direct,
+    row(
+        "\(count) disk-cached 256×192 JPEGs → 128 px", pipeline: Double(count) / cached, direct: Double(count) / direct,
         unit: "img/s", higherIsBetter: true)
     let (uncached, directAgain) = try await best(runs, { try await viaPipeline(memoryCache: nil) }, viaDirect)
-    row("  the same, no memory cache", pipeline: Double(count) / uncached, direct: Double(count) / directAgain,
+    row(
+        "  the same, no memory cache", pipeline: Double(count) / uncached, direct: Double(count) / directAgain,
         unit: "img/s", higherIsBetter: true)
 }
 
@@ -140,25 +159,29 @@ do {
     let loader = URLSessionDataLoader()
     let decodeOptions = DecodeOptions(target: DecodeTarget(width: 128, height: 128))
 
-    let (viaPipeline, direct) = try await best(runs, {
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: loader))
-        return try await seconds {
-            try await concurrently(count, width: 64) { i in
-                _ = try await pipeline.image(for: ImageRequest(url: server.url("/img/\(i).jpg"), targetSize: target))
-            }
-        }
-    }, {
-        try await seconds {
-            try await concurrently(count, width: 6) { i in
-                var data = Data()
-                for try await event in loader.loadData(for: URLRequest(url: server.url("/img/\(i).jpg"))) {
-                    if case .chunk(let chunk) = event { data.append(chunk) }
+    let (viaPipeline, direct) = try await best(
+        runs,
+        {
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: loader))
+            return try await seconds {
+                try await concurrently(count, width: 64) { i in
+                    _ = try await pipeline.image(for: ImageRequest(url: server.url("/img/\(i).jpg"), targetSize: target))
                 }
-                _ = try ImageDecoderRegistry.standard.decode(data, options: decodeOptions)
             }
-        }
-    })
-    row("\(count) loopback downloads → 128 px", pipeline: Double(count) / viaPipeline, direct: Double(count) / direct,
+        },
+        {
+            try await seconds {
+                try await concurrently(count, width: 6) { i in
+                    var data = Data()
+                    for try await event in loader.loadData(for: URLRequest(url: server.url("/img/\(i).jpg"))) {
+                        if case .chunk(let chunk) = event { data.append(chunk) }
+                    }
+                    _ = try ImageDecoderRegistry.standard.decode(data, options: decodeOptions)
+                }
+            }
+        })
+    row(
+        "\(count) loopback downloads → 128 px", pipeline: Double(count) / viaPipeline, direct: Double(count) / direct,
         unit: "img/s", higherIsBetter: true)
     try await server.shutdown()
 }

@@ -33,7 +33,8 @@ struct GIFOutputTests {
         let still = try await CLITestSupport.runIris(["convert", png.path, stillGIF.path])
         #expect(still.status == 0, "\(still.standardError)")
         let decodedStill = try ImageDecoderRegistry.standard.decode(contentsOf: stillGIF)
-        #expect(decodedStill.format == .gif && decodedStill.bitmap.size == PixelSize(width: 120, height: 80) && decodedStill.animation == nil)
+        #expect(
+            decodedStill.format == .gif && decodedStill.bitmap.size == PixelSize(width: 120, height: 80) && decodedStill.animation == nil)
 
         let webp = directory.appendingPathComponent("moving.webp"), animatedGIF = directory.appendingPathComponent("moving.gif")
         try await Self.writeAnimatedWebP(webp)
@@ -53,8 +54,10 @@ struct GIFOutputTests {
         try CLITestSupport.writePhoto(photo, width: 400, height: 300)
         try await Self.writeAnimatedWebP(webp)
         let out = directory.appendingPathComponent("out")
-        let run = try await CLITestSupport.runIris(["thumbnail", "--format", "gif", "--animated", "--size", "24", "--out", out.path,
-                                                    photo.path, webp.path])
+        let run = try await CLITestSupport.runIris([
+            "thumbnail", "--format", "gif", "--animated", "--size", "24", "--out", out.path,
+            photo.path, webp.path,
+        ])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(CLITestSupport.fileNames(in: out) == ["moving.gif", "photo.gif"])
         let still = try ImageDecoderRegistry.standard.decode(contentsOf: out.appendingPathComponent("photo.gif"))

@@ -10,15 +10,19 @@ import IrisTestSupport
 struct ThumbnailJobTests {
     /// Runs `shape` thumbnails of `inputs` into a fresh directory the way the command does;
     /// returns the directory and the sizes of the files written, in input order.
-    func thumbnails(_ inputs: [URL], shape: ThumbnailShape, box: PixelSize, jobs: Int = 2,
-                    format: OutputFormat = .jpeg) async throws -> (URL, [PixelSize?]) {
+    func thumbnails(
+        _ inputs: [URL], shape: ThumbnailShape, box: PixelSize, jobs: Int = 2,
+        format: OutputFormat = .jpeg
+    ) async throws -> (URL, [PixelSize?]) {
         let out = try CLITestSupport.directory("thumbs")
         let paths = inputs.map(\.path)
         let plan = try OutputPlan(inputs: paths, directory: out, extensions: [format.fileExtension])
-        let job = ThumbnailJob(pipeline: .batch(jobs: jobs), shape: shape, box: box,
-                               output: ImageOutput(format: format, options: EncodeOptions(quality: 85), keepsAnimation: false,
-                                                   background: RGBA(r: 255, g: 255, b: 255)),
-                               plan: plan)
+        let job = ThumbnailJob(
+            pipeline: .batch(jobs: jobs), shape: shape, box: box,
+            output: ImageOutput(
+                format: format, options: EncodeOptions(quality: 85), keepsAnimation: false,
+                background: RGBA(r: 255, g: 255, b: 255)),
+            plan: plan)
         let batch = Batch(inputs: paths, jobs: jobs, report: BatchReport(total: paths.count, noun: "thumbnails", showsBar: false))
         let written = await batch.run { index, path in
             let url = try await job.run(index, path: path)

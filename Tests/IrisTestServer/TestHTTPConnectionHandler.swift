@@ -20,14 +20,16 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            request = TestHTTPRequest(path: String(head.uri.split(separator: "?", maxSplits: 1).first ?? ""),
-                                      range: head.headers.first(name: "Range"),
-                                      ifRange: head.headers.first(name: "If-Range"))
+            request = TestHTTPRequest(
+                path: String(head.uri.split(separator: "?", maxSplits: 1).first ?? ""),
+                range: head.headers.first(name: "Range"),
+                ifRange: head.headers.first(name: "If-Range"))
         case .body:
             break
         case .end:
             guard let request, responder == nil else { return }
-            let route = state.received(request)
+            let route =
+                state.received(request)
                 ?? TestHTTPRoute(status: 404, body: Data("no route for \(request.path)\n".utf8), contentType: "text/plain")
             let responder = TestHTTPResponder(route: route, request: request, channel: context.channel, state: state)
             self.responder = responder

@@ -37,8 +37,9 @@ final class TestHTTPResponder: Sendable {
         if route.delay > .zero { try? await Task.sleep(for: route.delay) }
         guard !Task.isCancelled else { return }
         let plan = TestHTTPResponsePlan(route: route, request: request)
-        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: plan.status),
-                                    headers: HTTPHeaders(plan.headers))
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: plan.status),
+            headers: HTTPHeaders(plan.headers))
         do {
             try await channel.writeAndFlush(HTTPServerResponsePart.head(head))
             var body = plan.body[...]

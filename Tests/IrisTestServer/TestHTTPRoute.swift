@@ -73,11 +73,13 @@ public struct TestHTTPRoute: Sendable {
     }
 
     /// Makes a route; by default a plain 200 with `body`, sent at once.
-    public init(status: Int = 200, body: Data, contentType: String = "application/octet-stream",
-                delay: Duration = .zero, chunkSize: Int? = nil, chunkPause: Duration = .milliseconds(10),
-                piecesOnRelease: Bool = false, dropAfterBytes: Int? = nil, isGated: Bool = false, etag: String? = nil,
-                lastModified: String? = nil, ranges: RangeSupport = .none, bodyEnd: BodyEnd = .complete,
-                contentLength: ContentLength = .actual) {
+    public init(
+        status: Int = 200, body: Data, contentType: String = "application/octet-stream",
+        delay: Duration = .zero, chunkSize: Int? = nil, chunkPause: Duration = .milliseconds(10),
+        piecesOnRelease: Bool = false, dropAfterBytes: Int? = nil, isGated: Bool = false, etag: String? = nil,
+        lastModified: String? = nil, ranges: RangeSupport = .none, bodyEnd: BodyEnd = .complete,
+        contentLength: ContentLength = .actual
+    ) {
         self.status = status
         self.body = body
         self.contentType = contentType
@@ -96,27 +98,36 @@ public struct TestHTTPRoute: Sendable {
 
     /// A body without end: `body` (say, the start of a real image), then filler bytes for as long
     /// as the client reads, announced with `contentLength` (none by default: chunked).
-    public static func endless(body: Data, contentType: String = "application/octet-stream",
-                               contentLength: ContentLength = .absent, chunkSize: Int = 64 * 1024) -> TestHTTPRoute {
-        TestHTTPRoute(body: body, contentType: contentType, bodyEnd: .endless(chunkSize: chunkSize),
-                      contentLength: contentLength)
+    public static func endless(
+        body: Data, contentType: String = "application/octet-stream",
+        contentLength: ContentLength = .absent, chunkSize: Int = 64 * 1024
+    ) -> TestHTTPRoute {
+        TestHTTPRoute(
+            body: body, contentType: contentType, bodyEnd: .endless(chunkSize: chunkSize),
+            contentLength: contentLength)
     }
 
     /// A server that stalls mid-body: the headers announce all of `body` (with `etag` and
     /// `ranges`, when given), the first `sentBytes` of it go out at once, then nothing, with the
     /// connection left open.
-    public static func stalling(body: Data, after sentBytes: Int, contentType: String = "application/octet-stream",
-                                etag: String? = nil, ranges: RangeSupport = .none) -> TestHTTPRoute {
-        TestHTTPRoute(body: body.prefix(sentBytes), contentType: contentType, etag: etag, ranges: ranges, bodyEnd: .stall,
-                      contentLength: .announced(body.count))
+    public static func stalling(
+        body: Data, after sentBytes: Int, contentType: String = "application/octet-stream",
+        etag: String? = nil, ranges: RangeSupport = .none
+    ) -> TestHTTPRoute {
+        TestHTTPRoute(
+            body: body.prefix(sentBytes), contentType: contentType, etag: etag, ranges: ranges, bodyEnd: .stall,
+            contentLength: .announced(body.count))
     }
 
     /// `body` in pieces of `pieceSize` bytes, each after the first sent only when the test
     /// releases it (``TestHTTPServer/releasePieces(_:through:)``).
-    public static func inPieces(body: Data, pieceSize: Int, contentType: String = "application/octet-stream",
-                                etag: String? = nil, ranges: RangeSupport = .none) -> TestHTTPRoute {
-        TestHTTPRoute(body: body, contentType: contentType, chunkSize: pieceSize, piecesOnRelease: true, etag: etag,
-                      ranges: ranges)
+    public static func inPieces(
+        body: Data, pieceSize: Int, contentType: String = "application/octet-stream",
+        etag: String? = nil, ranges: RangeSupport = .none
+    ) -> TestHTTPRoute {
+        TestHTTPRoute(
+            body: body, contentType: contentType, chunkSize: pieceSize, piecesOnRelease: true, etag: etag,
+            ranges: ranges)
     }
 
     /// The number of pieces `route` sends its body in.

@@ -7,8 +7,10 @@ import Iris
 package enum APNGTestWriter {
     /// One frame: its rectangle, straight-alpha pixels, delay and ops.
     package struct Frame {
-        package init(x: Int = 0, y: Int = 0, width: Int, height: Int, pixels: [RGBA],
-                     delay: (numerator: UInt16, denominator: UInt16) = (1, 10), dispose: UInt8 = 0, blend: UInt8 = 0) {
+        package init(
+            x: Int = 0, y: Int = 0, width: Int, height: Int, pixels: [RGBA],
+            delay: (numerator: UInt16, denominator: UInt16) = (1, 10), dispose: UInt8 = 0, blend: UInt8 = 0
+        ) {
             self.x = x
             self.y = y
             self.width = width
@@ -31,18 +33,24 @@ package enum APNGTestWriter {
     /// An APNG of `frames` on a `width`×`height` canvas. Frame 0 is the default image unless
     /// `defaultImage` (full canvas) is given, which is then shown by still decoders only.
     /// `declaredFrames` overrides acTL's frame count.
-    package static func apng(width: Int, height: Int, frames: [Frame], plays: Int = 0, defaultImage: [RGBA]? = nil,
-                     declaredFrames: Int? = nil) throws -> Data {
+    package static func apng(
+        width: Int, height: Int, frames: [Frame], plays: Int = 0, defaultImage: [RGBA]? = nil,
+        declaredFrames: Int? = nil
+    ) throws -> Data {
         var out = PNGSampleImage.signature
         out += PNGBytes.ihdr(width: UInt32(width), height: UInt32(height), bitDepth: 8, colorType: 6)
         out += PNGBytes.chunk("acTL", PNGBytes.be32(UInt32(declaredFrames ?? frames.count)) + PNGBytes.be32(UInt32(plays)))
         var sequence: UInt32 = 0
         func control(_ frame: Frame) -> [UInt8] {
             defer { sequence += 1 }
-            return PNGBytes.chunk("fcTL", PNGBytes.be32(sequence) + PNGBytes.be32(UInt32(frame.width)) + PNGBytes.be32(UInt32(frame.height))
-                + PNGBytes.be32(UInt32(frame.x)) + PNGBytes.be32(UInt32(frame.y))
-                + [UInt8(frame.delay.numerator >> 8), UInt8(frame.delay.numerator & 0xFF),
-                   UInt8(frame.delay.denominator >> 8), UInt8(frame.delay.denominator & 0xFF), frame.dispose, frame.blend])
+            return PNGBytes.chunk(
+                "fcTL",
+                PNGBytes.be32(sequence) + PNGBytes.be32(UInt32(frame.width)) + PNGBytes.be32(UInt32(frame.height))
+                    + PNGBytes.be32(UInt32(frame.x)) + PNGBytes.be32(UInt32(frame.y))
+                    + [
+                        UInt8(frame.delay.numerator >> 8), UInt8(frame.delay.numerator & 0xFF),
+                        UInt8(frame.delay.denominator >> 8), UInt8(frame.delay.denominator & 0xFF), frame.dispose, frame.blend,
+                    ])
         }
         if let defaultImage {
             for body in try idat(width: width, height: height, pixels: defaultImage) { out += PNGBytes.chunk("IDAT", body) }

@@ -74,8 +74,10 @@ package struct CollectedLoad: Sendable {
 
     /// Consumes `stream` to its end, calling `onEvent` with what arrived so far after each event
     /// (to release the server's next piece, or move a test clock, at a known point of the load).
-    package static func collect(_ stream: some AsyncSequence<DataLoadingEvent, any Error>,
-                        onEvent: (CollectedLoad) -> Void = { _ in }) async -> CollectedLoad {
+    package static func collect(
+        _ stream: some AsyncSequence<DataLoadingEvent, any Error>,
+        onEvent: (CollectedLoad) -> Void = { _ in }
+    ) async -> CollectedLoad {
         var load = CollectedLoad()
         do {
             for try await event in stream {

@@ -5,8 +5,10 @@ import IrisSamples
 
 /// A PNG test input: its samples as written, and the pixels a decoder must produce for them.
 package struct PNGSampleImage {
-    package init(width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, samples: [[Int]],
-                 palette: [PNGWriter.PaletteEntry] = [], trns: PNGTransparency? = nil) {
+    package init(
+        width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, samples: [[Int]],
+        palette: [PNGWriter.PaletteEntry] = [], trns: PNGTransparency? = nil
+    ) {
         self.width = width
         self.height = height
         self.colorType = colorType
@@ -50,11 +52,12 @@ package struct PNGSampleImage {
         }
         let channels = colorType.channels
         let paletteCount = palette.count
-        let planted: [Int]? = switch trns {
-        case .gray(let v): [Int(v)]
-        case let .rgb(r, g, b): [Int(r), Int(g), Int(b)]
-        default: nil
-        }
+        let planted: [Int]? =
+            switch trns {
+            case .gray(let v): [Int(v)]
+            case let .rgb(r, g, b): [Int(r), Int(g), Int(b)]
+            default: nil
+            }
         samples = (0..<height).map { y in
             var row: [Int] = []
             row.reserveCapacity(width * channels)
@@ -76,8 +79,9 @@ package struct PNGSampleImage {
 
     /// The file, written by libpng.
     package func encoded(interlaced: Bool) throws -> Data {
-        try PNGWriter.write(width: width, height: height, colorType: colorType, bitDepth: bitDepth, rows: packedRows,
-                            palette: palette, trns: trns, interlaced: interlaced)
+        try PNGWriter.write(
+            width: width, height: height, colorType: colorType, bitDepth: bitDepth, rows: packedRows,
+            palette: palette, trns: trns, interlaced: interlaced)
     }
 
     /// The format the decoder must choose.
@@ -101,11 +105,13 @@ package struct PNGSampleImage {
             straight = RGBA(r: v, g: v, b: v, a: Self.to8(s[1], bitDepth: bitDepth))
         case .rgb:
             let transparent = trns == .rgb(red: UInt16(s[0]), green: UInt16(s[1]), blue: UInt16(s[2]))
-            straight = RGBA(r: Self.to8(s[0], bitDepth: bitDepth), g: Self.to8(s[1], bitDepth: bitDepth),
-                            b: Self.to8(s[2], bitDepth: bitDepth), a: transparent ? 0 : 255)
+            straight = RGBA(
+                r: Self.to8(s[0], bitDepth: bitDepth), g: Self.to8(s[1], bitDepth: bitDepth),
+                b: Self.to8(s[2], bitDepth: bitDepth), a: transparent ? 0 : 255)
         case .rgba:
-            straight = RGBA(r: Self.to8(s[0], bitDepth: bitDepth), g: Self.to8(s[1], bitDepth: bitDepth),
-                            b: Self.to8(s[2], bitDepth: bitDepth), a: Self.to8(s[3], bitDepth: bitDepth))
+            straight = RGBA(
+                r: Self.to8(s[0], bitDepth: bitDepth), g: Self.to8(s[1], bitDepth: bitDepth),
+                b: Self.to8(s[2], bitDepth: bitDepth), a: Self.to8(s[3], bitDepth: bitDepth))
         case .palette:
             let entry = palette[s[0]]
             var alpha: UInt8 = 255
@@ -143,7 +149,6 @@ package struct PNGSampleImage {
         return out
     }
 }
-
 
 /// Reading and rewriting PNG chunks, to make damaged and hand-built files.
 package enum PNGBytes {

@@ -62,7 +62,8 @@ package final class PipelineCountingDecoder: ImageDecoding {
         let header = context.header
         let pixels = [UInt8](data.dropFirst(14))
         guard let bitmap = Bitmap(width: header.width, height: header.height, format: .rgba8, pixels: pixels) else {
-            throw ImageError.truncated(format: PipelineTestFormat.format, received: data.count, expected: 14 + header.width * header.height * 4)
+            throw ImageError.truncated(
+                format: PipelineTestFormat.format, received: data.count, expected: 14 + header.width * header.height * 4)
         }
         return context.outputSize == bitmap.size ? bitmap : Resampler().resize(bitmap, to: context.outputSize)
     }
@@ -82,8 +83,10 @@ package final class PipelineCountingLoader: DataLoading {
     private let payload: @Sendable (URL) -> Data
 
     /// Makes a loader. `held`: loads wait for ``release()``.
-    package init(held: Bool = false, chunkCount: Int = 4,
-         payload: @escaping @Sendable (URL) -> Data = { _ in PipelineTestFormat.photo() }) {
+    package init(
+        held: Bool = false, chunkCount: Int = 4,
+        payload: @escaping @Sendable (URL) -> Data = { _ in PipelineTestFormat.photo() }
+    ) {
         gate = PipelineGate(isOpen: !held)
         self.chunkCount = chunkCount
         self.payload = payload
@@ -219,7 +222,10 @@ package nonisolated(nonsending) func pipelineEventually(timeout: Duration = .sec
 /// Runs `body`; if it takes longer than `timeout`, cancels it and returns false.
 package func pipelineWithTimeout(_ timeout: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
     await withTaskGroup(of: Bool.self) { group in
-        group.addTask { await body(); return true }
+        group.addTask {
+            await body()
+            return true
+        }
         group.addTask {
             try? await Task.sleep(for: timeout)
             return false
@@ -232,15 +238,18 @@ package func pipelineWithTimeout(_ timeout: Duration, _ body: @escaping @Sendabl
 
 extension ImagePipeline {
     /// A pipeline over the test format, the given loader and optional caches.
-    package static func testPipeline(loader: any DataLoading = PipelineCountingLoader(),
-                             decoder: PipelineCountingDecoder = PipelineCountingDecoder(),
-                             memoryCache: (any ImageCaching)? = nil, dataCache: (any DataCaching)? = nil,
-                             maxConcurrentDownloads: Int = 6,
-                             cacheKeyFilter: (@Sendable (URL) -> String)? = nil) -> ImagePipeline {
-        ImagePipeline(configuration: Configuration(
-            dataLoader: loader, dataCache: dataCache, memoryCache: memoryCache,
-            decoders: ImageDecoderRegistry(decoders: [decoder]),
-            maxConcurrentDownloads: maxConcurrentDownloads, cacheKeyFilter: cacheKeyFilter))
+    package static func testPipeline(
+        loader: any DataLoading = PipelineCountingLoader(),
+        decoder: PipelineCountingDecoder = PipelineCountingDecoder(),
+        memoryCache: (any ImageCaching)? = nil, dataCache: (any DataCaching)? = nil,
+        maxConcurrentDownloads: Int = 6,
+        cacheKeyFilter: (@Sendable (URL) -> String)? = nil
+    ) -> ImagePipeline {
+        ImagePipeline(
+            configuration: Configuration(
+                dataLoader: loader, dataCache: dataCache, memoryCache: memoryCache,
+                decoders: ImageDecoderRegistry(decoders: [decoder]),
+                maxConcurrentDownloads: maxConcurrentDownloads, cacheKeyFilter: cacheKeyFilter))
     }
 }
 

@@ -8,8 +8,10 @@ import Iris
 
 /// Expects `actual` to be there and to hold the same bytes as `expected`; returns whether it does.
 @discardableResult
-package func expectSameBytes<Actual: Collection<UInt8>>(_ actual: Actual?, _ expected: some Collection<UInt8>, _ context: String = "",
-                                                sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+package func expectSameBytes<Actual: Collection<UInt8>>(
+    _ actual: Actual?, _ expected: some Collection<UInt8>, _ context: String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
     let prefix = context.isEmpty ? "" : "\(context): "
     guard let actual else {
         Issue.record(Comment(rawValue: prefix + "no bytes, expected \(expected.count)"), sourceLocation: sourceLocation)
@@ -17,18 +19,22 @@ package func expectSameBytes<Actual: Collection<UInt8>>(_ actual: Actual?, _ exp
     }
     let a = contiguous(actual), b = contiguous(expected)
     guard let offset = firstDifference(a, b) else { return true }
-    Issue.record(Comment(rawValue: prefix + "bytes differ: \(a.count) bytes (CRC32 \(hex(CRC32.checksum(a)))) vs "
-                         + "\(b.count) expected (CRC32 \(hex(CRC32.checksum(b)))); first difference at offset \(offset)"
-                         + bytePair(a, b, at: offset)),
-                 sourceLocation: sourceLocation)
+    Issue.record(
+        Comment(
+            rawValue: prefix + "bytes differ: \(a.count) bytes (CRC32 \(hex(CRC32.checksum(a)))) vs "
+                + "\(b.count) expected (CRC32 \(hex(CRC32.checksum(b)))); first difference at offset \(offset)"
+                + bytePair(a, b, at: offset)),
+        sourceLocation: sourceLocation)
     return false
 }
 
 /// Expects two bitmaps to be equal as ``Bitmap/==`` says (size, format, each row's pixel bytes);
 /// a failure names the sizes, formats or the first differing pixel and its bytes.
 @discardableResult
-package func expectSameBytes(_ actual: Bitmap?, _ expected: Bitmap, _ context: String = "",
-                     sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+package func expectSameBytes(
+    _ actual: Bitmap?, _ expected: Bitmap, _ context: String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
     let prefix = context.isEmpty ? "" : "\(context): "
     guard let actual else {
         Issue.record(Comment(rawValue: prefix + "no bitmap, expected \(expected.size) \(expected.format)"), sourceLocation: sourceLocation)
@@ -36,17 +42,21 @@ package func expectSameBytes(_ actual: Bitmap?, _ expected: Bitmap, _ context: S
     }
     if actual == expected { return true }
     guard actual.size == expected.size, actual.format == expected.format else {
-        Issue.record(Comment(rawValue: prefix + "bitmaps differ: \(actual.size) \(actual.format) vs \(expected.size) "
-                             + "\(expected.format) expected"), sourceLocation: sourceLocation)
+        Issue.record(
+            Comment(
+                rawValue: prefix + "bitmaps differ: \(actual.size) \(actual.format) vs \(expected.size) "
+                    + "\(expected.format) expected"), sourceLocation: sourceLocation)
         return false
     }
     let a = actual.tightPixels, b = expected.tightPixels
     let offset = firstDifference(a, b) ?? 0
     let bpp = actual.format.bytesPerPixel, rowBytes = actual.width * bpp
     let (x, y) = rowBytes == 0 ? (0, 0) : ((offset % rowBytes) / bpp, offset / rowBytes)
-    Issue.record(Comment(rawValue: prefix + "bitmaps differ: \(actual.size) \(actual.format), pixel bytes CRC32 "
-                         + "\(hex(CRC32.checksum(a))) vs \(hex(CRC32.checksum(b))) expected; first difference at pixel "
-                         + "(\(x), \(y))" + bytePair(a, b, at: offset)), sourceLocation: sourceLocation)
+    Issue.record(
+        Comment(
+            rawValue: prefix + "bitmaps differ: \(actual.size) \(actual.format), pixel bytes CRC32 "
+                + "\(hex(CRC32.checksum(a))) vs \(hex(CRC32.checksum(b))) expected; first difference at pixel "
+                + "(\(x), \(y))" + bytePair(a, b, at: offset)), sourceLocation: sourceLocation)
     return false
 }
 
@@ -80,7 +90,9 @@ private func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
     let block = 4096
     while start < common {
         let length = min(block, common - start)
-        let same = a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in memcmp(pa.baseAddress! + start, pb.baseAddress! + start, length) == 0 } }
+        let same = a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in memcmp(pa.baseAddress! + start, pb.baseAddress! + start, length) == 0 }
+        }
         if !same { break }
         start += length
     }

@@ -27,7 +27,8 @@ extension ServeError {
         case .encodingFailed(let format, _): self = ServeError(status: 500, "the result could not be encoded as \(format)")
         case .processingFailed: self = .unprocessable("the image could not be processed with these options")
         case .httpStatus(let code, _):
-            self = code == 404 || code == 410 ? .notFound("the source was not found") : ServeError(status: 502, "the source answered \(code)")
+            self =
+                code == 404 || code == 410 ? .notFound("the source was not found") : ServeError(status: 502, "the source answered \(code)")
         case .notAnImage: self = .unprocessable("the source is not an image")
         case .network, .dataLoadingFailed: self = ServeError(status: 502, "the source could not be loaded")
         case .notCached: self = .notFound("the source is not cached")

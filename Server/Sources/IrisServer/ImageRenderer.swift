@@ -45,13 +45,15 @@ public final class ImageRenderer: Sendable {
         watermark = try Self.loadWatermark(configuration)
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
         let sources = sources
-        let loader = SourceLoader(policy: configuration.sourcePolicy, resolver: resolver,
-                                  timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects,
-                                  onDownload: { sources.didDownload($0.absoluteString) })
+        let loader = SourceLoader(
+            policy: configuration.sourcePolicy, resolver: resolver,
+            timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects,
+            onDownload: { sources.didDownload($0.absoluteString) })
         metrics = ServerMetrics()
         if let directory = configuration.resultCacheDirectory, configuration.resultCacheSizeLimit > 0 {
-            resultCache = try ResultCache(directory: directory, sizeLimit: configuration.resultCacheSizeLimit,
-                                          maxAge: configuration.resultCacheMaxAge)
+            resultCache = try ResultCache(
+                directory: directory, sizeLimit: configuration.resultCacheSizeLimit,
+                maxAge: configuration.resultCacheMaxAge)
         } else {
             resultCache = nil
         }
@@ -63,11 +65,13 @@ public final class ImageRenderer: Sendable {
             executable: configuration.videoPosterExecutable.map { URL(fileURLWithPath: $0) } ?? VideoPosterProcess.besideThisExecutable,
             cpuSeconds: max(1, Int(configuration.processingTimeout.components.seconds)),
             maxPixels: configuration.maxSourcePixels, maxBytes: configuration.maxSourceBytes)
-        pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
-            dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits, maxConcurrentDownloads: 16,
-            resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
-        gate = AdmissionGate(maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders,
-                             maxWaitingBytes: configuration.maxWaitingSourceBytes, queueTimeout: configuration.queueTimeout)
+        pipeline = ImagePipeline(
+            configuration: ImagePipeline.Configuration(
+                dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits, maxConcurrentDownloads: 16,
+                resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
+        gate = AdmissionGate(
+            maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders,
+            maxWaitingBytes: configuration.maxWaitingSourceBytes, queueTimeout: configuration.queueTimeout)
         let logger = Logger(label: "iris-server")
         var urls = configuration.urlReader
         urls.options.warn = { logger.warning("\($0)") }
@@ -81,8 +85,10 @@ public final class ImageRenderer: Sendable {
     /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `hints`
     /// (`Sec-CH-DPR`/`DPR`, `Sec-CH-Width`/`Width`), when client hints are on, are the dpr and
     /// width of URLs that set none.
-    public func serve(path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints = ClientHints(),
-                      now: Date = Date()) async -> ServeResult {
+    public func serve(
+        path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints = ClientHints(),
+        now: Date = Date()
+    ) async -> ServeResult {
         let result = await answer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, hints: hints, now: now)
         switch result {
         case .image(let image):
@@ -108,8 +114,9 @@ public final class ImageRenderer: Sendable {
         let clock = ContinuousClock()
         let lookupStarted = clock.now
         let cacheKey = resultCache.map { _ in
-            ResultCache.key(signedPath: request.signedPath, formats: formatsKey(request, accept: accept), dpr: request.options.dpr,
-                            width: request.options.width)
+            ResultCache.key(
+                signedPath: request.signedPath, formats: formatsKey(request, accept: accept), dpr: request.options.dpr,
+                width: request.options.width)
         }
         if let resultCache, let cacheKey {
             if let entry = await resultCache.entry(for: cacheKey, now: now) {
@@ -118,11 +125,15 @@ public final class ImageRenderer: Sendable {
                 timings.resultCacheHit = true
                 timings.resultCacheLookup = lookupStarted.duration(to: clock.now)
                 if let ifNoneMatch, Self.matches(ifNoneMatch, etag: entry.etag) {
-                    return .notModified(PreparedRender(request: request, data: Data(), format: entry.format, negotiated: entry.negotiated,
-                                                       isAnimated: false, etag: entry.etag, timings: timings))
+                    return .notModified(
+                        PreparedRender(
+                            request: request, data: Data(), format: entry.format, negotiated: entry.negotiated,
+                            isAnimated: false, etag: entry.etag, timings: timings))
                 }
-                return .image(RenderedImage(request: request, data: entry.data, format: entry.format, negotiated: entry.negotiated,
-                                            etag: entry.etag, timings: timings))
+                return .image(
+                    RenderedImage(
+                        request: request, data: entry.data, format: entry.format, negotiated: entry.negotiated,
+                        etag: entry.etag, timings: timings))
             }
             metrics.resultCache(hit: false)
         }
@@ -138,9 +149,11 @@ public final class ImageRenderer: Sendable {
                 if let ifNoneMatch, Self.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
                 if let passthrough = prepared.passthrough {
                     // skip_processing, raw: the source's bytes as they are, no render slot.
-                    return .image(RenderedImage(request: prepared.request, data: prepared.data, format: prepared.format,
-                                                negotiated: false, etag: prepared.etag, timings: prepared.timings,
-                                                passthrough: passthrough))
+                    return .image(
+                        RenderedImage(
+                            request: prepared.request, data: prepared.data, format: prepared.format,
+                            negotiated: false, etag: prepared.etag, timings: prepared.timings,
+                            passthrough: passthrough))
                 }
                 try await self.gate.enter(source: serveRequest.source.description, bytes: prepared.data.count)
                 defer { self.gate.leave() }
@@ -150,8 +163,10 @@ public final class ImageRenderer: Sendable {
                 if let resultCache = self.resultCache, let cacheKey {
                     image.timings.resultCacheHit = false
                     image.timings.resultCacheLookup = lookup
-                    resultCache.store(ResultCache.Entry(data: image.data, format: image.format, negotiated: image.negotiated,
-                                                        etag: image.etag, created: Int(now.timeIntervalSince1970)), for: cacheKey)
+                    resultCache.store(
+                        ResultCache.Entry(
+                            data: image.data, format: image.format, negotiated: image.negotiated,
+                            etag: image.etag, created: Int(now.timeIntervalSince1970)), for: cacheKey)
                 }
                 return .image(image)
             }
@@ -230,12 +245,14 @@ public final class ImageRenderer: Sendable {
             throw ServeError(error)
         }
         if header.isAnimated, let framePixels = limits.animationFramePixels, framePixels > 0,
-           header.width * header.height > framePixels {
+            header.width * header.height > framePixels
+        {
             throw .tooLarge("an animation frame is over the URL's frame resolution limit")
         }
         // imgproxy skips only when the output format is the source's, or left open.
         if let name = SourceFormatName(header.format), options.skipProcessing.contains(name.name),
-           options.format.map({ SourceFormatName($0.rawValue) == name }) ?? true {
+            options.format.map({ SourceFormatName($0.rawValue) == name }) ?? true
+        {
             return passthrough(request, data: data, source: name, timings: timings)
         }
         // A video is served as its poster (a still), as imgproxy's video thumbnails are.
@@ -255,21 +272,25 @@ public final class ImageRenderer: Sendable {
             format = requested
             negotiated = false
         } else {
-            let alpha = options.background == nil
+            let alpha =
+                options.background == nil
                 && (header.hasAlpha || options.extend || options.extendAspectRatio || !options.padding.isEmpty)
-            format = negotiation.choose(accept: accept, hasAlpha: alpha, isAnimated: isAnimated,
-                                        source: OutputFormat(extension: header.format.rawValue))
+            format = negotiation.choose(
+                accept: accept, hasAlpha: alpha, isAnimated: isAnimated,
+                source: OutputFormat(extension: header.format.rawValue))
             negotiated = true
         }
-        return PreparedRender(request: request, data: data, format: format, negotiated: negotiated,
-                              isAnimated: isAnimated, etag: Self.etag(request, format: format.rawValue, data: data), timings: timings)
+        return PreparedRender(
+            request: request, data: data, format: format, negotiated: negotiated,
+            isAnimated: isAnimated, etag: Self.etag(request, format: format.rawValue, data: data), timings: timings)
     }
 
     /// A source served as it is (`raw`, `skip_processing`).
     private func passthrough(_ request: ServeRequest, data: Data, source: SourceFormatName, timings: RenderTimings) -> PreparedRender {
-        var prepared = PreparedRender(request: request, data: data, format: OutputFormat(extension: source.name) ?? .jpeg,
-                                      negotiated: false, isAnimated: false,
-                                      etag: Self.etag(request, format: "as-is " + source.name, data: data), timings: timings)
+        var prepared = PreparedRender(
+            request: request, data: data, format: OutputFormat(extension: source.name) ?? .jpeg,
+            negotiated: false, isAnimated: false,
+            etag: Self.etag(request, format: "as-is " + source.name, data: data), timings: timings)
         prepared.passthrough = source
         return prepared
     }
@@ -312,8 +333,9 @@ public final class ImageRenderer: Sendable {
         let quality = RenderPlan.quality(for: prepared.format, options: options, fallback: configuration.defaultQuality)
         let encoded = try await encode(image, format: prepared.format, quality: quality, maxBytes: options.maxBytes)
         timings.encode = encodeStarted.duration(to: clock.now)
-        return RenderedImage(request: prepared.request, data: encoded, format: prepared.format, negotiated: prepared.negotiated, etag: prepared.etag,
-                             timings: timings)
+        return RenderedImage(
+            request: prepared.request, data: encoded, format: prepared.format, negotiated: prepared.negotiated, etag: prepared.etag,
+            timings: timings)
     }
 
     /// The image in `format`; formats with a quality (JPEG, WebP, AVIF) step it down until
@@ -334,7 +356,8 @@ public final class ImageRenderer: Sendable {
         let options = EncodeOptions(quality: quality)
         do {
             if let animation = image.animation, animation.frameCount > 1, !ImageFormat.videoFormats.contains(image.format),
-               let encoder = ImageEncoders.animationEncoder(for: format.imageFormat) {
+                let encoder = ImageEncoders.animationEncoder(for: format.imageFormat)
+            {
                 return try await encoder.encode(animation, options: options)
             }
             guard let encoder = ImageEncoders.encoder(for: format.imageFormat) else {
@@ -372,7 +395,8 @@ public final class ImageRenderer: Sendable {
     static func loadWatermark(_ configuration: ServerConfiguration) throws -> Watermark? {
         guard let path = configuration.watermarkPath else { return nil }
         guard let data = FileManager.default.contents(atPath: path),
-              let image = try? ImageDecoderRegistry.standard.decode(data) else {
+            let image = try? ImageDecoderRegistry.standard.decode(data)
+        else {
             throw ConfigurationError("the watermark \"\(path)\" is not an image Iris can read")
         }
         let digest = Base64URL.encode(Array(SHA256.hash(data: data)).prefix(12))
@@ -403,4 +427,3 @@ public final class ImageRenderer: Sendable {
         }
     }
 }
-

@@ -25,14 +25,16 @@ public struct ImageResponses: Sendable {
     public func response(for result: ServeResult, now: Date = Date()) -> Response {
         switch result {
         case .image(let image):
-            var headers = commonHeaders(etag: image.etag, request: image.request, format: image.format,
-                                        negotiated: image.negotiated, now: now, fileExtension: image.passthrough?.fileExtension)
+            var headers = commonHeaders(
+                etag: image.etag, request: image.request, format: image.format,
+                negotiated: image.negotiated, now: now, fileExtension: image.passthrough?.fileExtension)
             headers[.contentType] = image.mimeType
             headers[.serverTiming] = image.timings.serverTiming
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
         case .notModified(let prepared):
-            let headers = commonHeaders(etag: prepared.etag, request: prepared.request, format: prepared.format,
-                                        negotiated: prepared.negotiated, now: now)
+            let headers = commonHeaders(
+                etag: prepared.etag, request: prepared.request, format: prepared.format,
+                negotiated: prepared.negotiated, now: now)
             return Response(status: .notModified, headers: headers)
         case .failure(let error):
             return errorResponse(error)
@@ -45,12 +47,15 @@ public struct ImageResponses: Sendable {
         headers[.contentType] = "text/plain; charset=utf-8"
         headers[.cacheControl] = "no-store"
         if error.status == 429 { headers[.retryAfter] = String(retryAfterSeconds) }
-        return Response(status: HTTPResponse.Status(code: error.status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: error.reason + "\n")))
+        return Response(
+            status: HTTPResponse.Status(code: error.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: error.reason + "\n")))
     }
 
-    private func commonHeaders(etag: String, request: ServeRequest, format: OutputFormat, negotiated: Bool, now: Date,
-                               fileExtension: String? = nil) -> HTTPFields {
+    private func commonHeaders(
+        etag: String, request: ServeRequest, format: OutputFormat, negotiated: Bool, now: Date,
+        fileExtension: String? = nil
+    ) -> HTTPFields {
         var headers = HTTPFields()
         headers[.eTag] = etag
         let options = request.options
@@ -63,18 +68,20 @@ public struct ImageResponses: Sendable {
             vary += ["Sec-CH-DPR", "DPR", "Sec-CH-Width", "Width"]
         }
         if !vary.isEmpty { headers[.vary] = vary.joined(separator: ", ") }
-        headers[.contentDisposition] = Self.contentDisposition(name: options.filename ?? request.source.baseName,
-                                                              fileExtension: fileExtension ?? format.fileExtension,
-                                                              attachment: options.returnAttachment)
+        headers[.contentDisposition] = Self.contentDisposition(
+            name: options.filename ?? request.source.baseName,
+            fileExtension: fileExtension ?? format.fileExtension,
+            attachment: options.returnAttachment)
         return headers
     }
 
     /// `inline; filename="name.ext"` (or `attachment`), with `filename*` for names beyond ASCII.
     static func contentDisposition(name: String, fileExtension: String, attachment: Bool) -> String {
         let file = name + "." + fileExtension
-        let ascii = String(file.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7F ? Character(scalar) : "_"
-        })
+        let ascii = String(
+            file.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7F ? Character(scalar) : "_"
+            })
         var value = (attachment ? "attachment" : "inline") + "; filename=\"\(ascii)\""
         if ascii != file, let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
             value += "; filename*=UTF-8''" + encoded

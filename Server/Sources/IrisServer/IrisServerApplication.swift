@@ -15,31 +15,38 @@ public enum IrisServerApplication {
     /// has begun; each request is logged to `logger`, one line. In development mode
     /// (``ServerConfiguration/development``) `/playground` is a page that builds, signs and
     /// shows URLs of the sources under the local root; otherwise it is no route of its own.
-    public static func router(renderer: ImageRenderer, drain: DrainState = DrainState(),
-                              logger: Logger = Logger(label: "iris-server")) -> Router<BasicRequestContext> {
+    public static func router(
+        renderer: ImageRenderer, drain: DrainState = DrainState(),
+        logger: Logger = Logger(label: "iris-server")
+    ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(logger: logger))
         router.middlewares.add(SecurityHeadersMiddleware())
-        let responses = ImageResponses(cacheTTL: renderer.configuration.cacheTTL,
-                                       retryAfterSeconds: renderer.configuration.retryAfterSeconds,
-                                       clientHints: renderer.configuration.clientHints)
+        let responses = ImageResponses(
+            cacheTTL: renderer.configuration.cacheTTL,
+            retryAfterSeconds: renderer.configuration.retryAfterSeconds,
+            clientHints: renderer.configuration.clientHints)
         router.get("/health") { _, _ in
             let draining = drain.isDraining
             let load = renderer.gate.load
-            let body = "{\"status\":\"\(draining ? "draining" : "ok")\",\"version\":\"\(IrisServerInfo.version)\","
+            let body =
+                "{\"status\":\"\(draining ? "draining" : "ok")\",\"version\":\"\(IrisServerInfo.version)\","
                 + "\"inFlight\":\(load.running),\"queued\":\(load.waiting)}\n"
-            return Response(status: draining ? .serviceUnavailable : .ok,
-                            headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+            return Response(
+                status: draining ? .serviceUnavailable : .ok,
+                headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
         }
         if renderer.configuration.development {
             PlaygroundRoutes(configuration: renderer.configuration).add(to: router)
         }
         @Sendable func image(_ request: Request, _: BasicRequestContext) async -> Response {
-            let hints = ClientHints(dpr: request.headers[.secCHDPR] ?? request.headers[.dpr],
-                                    width: request.headers[.secCHWidth] ?? request.headers[.width])
-            let result = await renderer.serve(path: request.uri.path, accept: request.headers[.accept],
-                                              ifNoneMatch: request.headers[.ifNoneMatch], hints: hints)
+            let hints = ClientHints(
+                dpr: request.headers[.secCHDPR] ?? request.headers[.dpr],
+                width: request.headers[.secCHWidth] ?? request.headers[.width])
+            let result = await renderer.serve(
+                path: request.uri.path, accept: request.headers[.accept],
+                ifNoneMatch: request.headers[.ifNoneMatch], hints: hints)
             return responses.response(for: result)
         }
         router.get("**", use: image)
@@ -55,22 +62,27 @@ public enum IrisServerApplication {
     public static func metricsRouter(renderer: ImageRenderer) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: renderer.metrics.exposition(load: renderer.gate.load))))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: renderer.metrics.exposition(load: renderer.gate.load))))
         }
         return router
     }
 
     /// The application listening where `configuration` says; `onRunning` is told the port.
-    public static func make(configuration: ServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
-                            logger: Logger = Logger(label: "iris-server"),
-                            onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol & Service {
-        Application(router: router(renderer: renderer, drain: drain, logger: logger),
-                    server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout.map(timeAmount))),
-                    configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
-                                                            serverName: "iris-server", backlog: configuration.listenBacklog),
-                    onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
-                    logger: logger)
+    public static func make(
+        configuration: ServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
+        logger: Logger = Logger(label: "iris-server"),
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol & Service {
+        Application(
+            router: router(renderer: renderer, drain: drain, logger: logger),
+            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout.map(timeAmount))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "iris-server", backlog: configuration.listenBacklog),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
     }
 
     /// `duration` as NIO's time amount.
@@ -80,12 +92,16 @@ public enum IrisServerApplication {
     }
 
     /// The metrics listener, where `configuration` says (``ServerConfiguration/metricsPort``).
-    public static func makeMetrics(configuration: ServerConfiguration, renderer: ImageRenderer, logger: Logger,
-                                   onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol & Service {
-        Application(router: metricsRouter(renderer: renderer),
-                    configuration: ApplicationConfiguration(address: .hostname(configuration.metricsHost, port: configuration.metricsPort ?? 0),
-                                                            serverName: "iris-server-metrics"),
-                    onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
-                    logger: logger)
+    public static func makeMetrics(
+        configuration: ServerConfiguration, renderer: ImageRenderer, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol & Service {
+        Application(
+            router: metricsRouter(renderer: renderer),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.metricsHost, port: configuration.metricsPort ?? 0),
+                serverName: "iris-server-metrics"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
     }
 }

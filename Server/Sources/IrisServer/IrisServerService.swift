@@ -10,21 +10,28 @@ import UnixSignals
 /// ``ServerConfiguration/drainLimit`` what is left is cancelled. `run()` then returns.
 public enum IrisServerService {
     /// The service group; `onRunning` is told the image port, `onMetricsRunning` the metrics port.
-    public static func group(configuration: ServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
-                             logger: Logger = Logger(label: "iris-server"), signals: [UnixSignal] = [.sigterm, .sigint],
-                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-                             onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> ServiceGroup {
+    public static func group(
+        configuration: ServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
+        logger: Logger = Logger(label: "iris-server"), signals: [UnixSignal] = [.sigterm, .sigint],
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> ServiceGroup {
         var services: [any Service] = []
         // Shut down in reverse order: the drain first, then the images, then the metrics.
         if configuration.metricsPort != nil {
-            services.append(IrisServerApplication.makeMetrics(configuration: configuration, renderer: renderer, logger: logger,
-                                                              onRunning: onMetricsRunning))
+            services.append(
+                IrisServerApplication.makeMetrics(
+                    configuration: configuration, renderer: renderer, logger: logger,
+                    onRunning: onMetricsRunning))
         }
-        services.append(IrisServerApplication.make(configuration: configuration, renderer: renderer, drain: drain, logger: logger,
-                                                   onRunning: onRunning))
+        services.append(
+            IrisServerApplication.make(
+                configuration: configuration, renderer: renderer, drain: drain, logger: logger,
+                onRunning: onRunning))
         services.append(DrainService(drain: drain, delay: configuration.drainDelay))
-        var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals,
-                                                           cancellationSignals: [], logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: signals,
+            cancellationSignals: [], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = configuration.drainLimit
         return ServiceGroup(configuration: groupConfiguration)
     }

@@ -47,7 +47,8 @@ public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The client's id when it is 1–64 letters, digits, `-` or `_`; a new one otherwise.
     static func requestID(_ given: String?) -> String {
         if let given, (1...64).contains(given.count),
-           given.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }) {
+            given.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") })
+        {
             return given
         }
         var generator = SystemRandomNumberGenerator()

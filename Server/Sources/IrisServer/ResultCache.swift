@@ -83,10 +83,12 @@ public final class ResultCache: Sendable {
     /// The entry in `bytes`, `nil` when they are not one.
     static func decode(_ bytes: Data) -> Entry? {
         guard let newline = bytes.prefix(256).firstIndex(of: UInt8(ascii: "\n")),
-              let header = String(data: bytes[bytes.startIndex..<newline], encoding: .utf8) else { return nil }
+            let header = String(data: bytes[bytes.startIndex..<newline], encoding: .utf8)
+        else { return nil }
         let fields = header.split(separator: " ", maxSplits: 4).map(String.init)
         guard fields.count == 5, fields[0] == "IRISRESULT1", let format = OutputFormat(rawValue: fields[1]),
-              let created = Int(fields[3]), fields[2] == "0" || fields[2] == "1" else { return nil }
+            let created = Int(fields[3]), fields[2] == "0" || fields[2] == "1"
+        else { return nil }
         return Entry(data: Data(bytes[(newline + 1)...]), format: format, negotiated: fields[2] == "1", etag: fields[4], created: created)
     }
 }

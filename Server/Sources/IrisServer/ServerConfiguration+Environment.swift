@@ -33,7 +33,9 @@ extension ServerConfiguration {
         if let size = try int("IRIS_SIGNATURE_SIZE") { config.signatureSize = size }
         if let prefixes = environment["IRIS_ALLOWED_SOURCES"] { config.sourcePolicy.allowedPrefixes = Self.list(prefixes) }
         if let root = environment["IRIS_LOCAL_ROOT"] { config.sourcePolicy.localRoot = URL(fileURLWithPath: root) }
-        if let kinds = environment["IRIS_ALLOW_ADDRESSES"] { config.sourcePolicy.allowedAddressKinds.formUnion(try Self.addressKinds(Self.list(kinds))) }
+        if let kinds = environment["IRIS_ALLOW_ADDRESSES"] {
+            config.sourcePolicy.allowedAddressKinds.formUnion(try Self.addressKinds(Self.list(kinds)))
+        }
         if let directory = environment["IRIS_CACHE_DIR"] { config.cacheDirectory = URL(fileURLWithPath: directory) }
         if let size = try int("IRIS_CACHE_SIZE") { config.cacheSizeLimit = size }
         if let seconds = try int("IRIS_DOWNLOAD_TIMEOUT") { config.downloadTimeout = .seconds(seconds) }
@@ -112,12 +114,13 @@ extension ServerConfiguration {
 
     /// Address kinds by name (`loopback`, `private`, `link-local`, `multicast`, `unspecified`).
     public static func addressKinds(_ names: [String]) throws -> Set<IPAddress.Kind> {
-        try Set(names.map { name in
-            guard let kind = IPAddress.Kind(rawValue: name) else {
-                throw ConfigurationError("unknown address kind \"\(name)\" (loopback, private, link-local, multicast, unspecified)")
-            }
-            return kind
-        })
+        try Set(
+            names.map { name in
+                guard let kind = IPAddress.Kind(rawValue: name) else {
+                    throw ConfigurationError("unknown address kind \"\(name)\" (loopback, private, link-local, multicast, unspecified)")
+                }
+                return kind
+            })
     }
 
     static func list(_ text: String) -> [String] {

@@ -118,8 +118,9 @@ public struct ServerConfiguration: Sendable {
     /// The reader of image URLs this configuration serves: its signature, development mode,
     /// public mode and presets.
     public var urlReader: ImgproxyURL {
-        ImgproxyURL(signature: urlSignature, acceptsUnsigned: development, options: OptionParser(presets: presets),
-                    publicAccess: publicAccess)
+        ImgproxyURL(
+            signature: urlSignature, acceptsUnsigned: development, options: OptionParser(presets: presets),
+            publicAccess: publicAccess)
     }
 
     /// Checks what can only be checked as a whole: every preset applies cleanly (a service with
@@ -128,12 +129,14 @@ public struct ServerConfiguration: Sendable {
     public func validate() throws {
         if publicMode {
             if development {
-                throw ConfigurationError("public mode (--public) and development mode (--dev) exclude each other: "
-                                         + "development mode serves every unsigned URL, public mode only the allowed ones")
+                throw ConfigurationError(
+                    "public mode (--public) and development mode (--dev) exclude each other: "
+                        + "development mode serves every unsigned URL, public mode only the allowed ones")
             }
             if sourcePolicy.allowedPrefixes.allSatisfy(\.isEmpty) {
-                throw ConfigurationError("public mode (--public) serves unsigned URLs, so it needs an explicit source allow-list "
-                                         + "(--allow-source or IRIS_ALLOWED_SOURCES): without one anybody could have any URL fetched and rendered")
+                throw ConfigurationError(
+                    "public mode (--public) serves unsigned URLs, so it needs an explicit source allow-list "
+                        + "(--allow-source or IRIS_ALLOWED_SOURCES): without one anybody could have any URL fetched and rendered")
             }
             if publicSizes.steps.isEmpty {
                 throw ConfigurationError("public mode (--public) needs at least one size (--public-sizes)")
@@ -149,7 +152,8 @@ public struct ServerConfiguration: Sendable {
     /// `$XDG_CACHE_HOME/iris-server/sources` or `~/.cache/iris-server/sources`.
     public static var defaultCacheDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
         return base.appendingPathComponent("iris-server/sources")
     }

@@ -50,7 +50,9 @@ public final class ServerMetrics: Sendable {
         // Present from the start, at zero, so a scrape shows every series a dashboard reads.
         for outcome in ["hit", "miss", "coalesced"] { _ = counter("iris_source_cache_total", [("outcome", outcome)]) }
         for outcome in ["hit", "miss"] { _ = counter("iris_result_cache_total", [("outcome", outcome)]) }
-        for stage in Stage.allCases { _ = CoreMetrics.Timer(label: "iris_stage_duration_seconds", dimensions: [("stage", stage.rawValue)], factory: factory) }
+        for stage in Stage.allCases {
+            _ = CoreMetrics.Timer(label: "iris_stage_duration_seconds", dimensions: [("stage", stage.rawValue)], factory: factory)
+        }
     }
 
     /// Counts an image request answered with `status` in `format` (`nil` on errors).

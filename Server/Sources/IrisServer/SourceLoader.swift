@@ -28,8 +28,10 @@ public struct SourceLoader: DataLoading {
     public let onDownload: @Sendable (URL) -> Void
 
     /// Makes a loader.
-    public init(policy: SourcePolicy, resolver: any AddressResolving = SystemAddressResolver(), timeout: Duration = .seconds(10),
-                maxRedirects: Int = 10, onDownload: @escaping @Sendable (URL) -> Void = { _ in }) {
+    public init(
+        policy: SourcePolicy, resolver: any AddressResolving = SystemAddressResolver(), timeout: Duration = .seconds(10),
+        maxRedirects: Int = 10, onDownload: @escaping @Sendable (URL) -> Void = { _ in }
+    ) {
         self.policy = policy
         self.resolver = resolver
         self.timeout = timeout
@@ -61,8 +63,10 @@ public struct SourceLoader: DataLoading {
         }
     }
 
-    private func load(_ request: URLRequest, byteLimit: Int?,
-                      into continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation) async throws {
+    private func load(
+        _ request: URLRequest, byteLimit: Int?,
+        into continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
+    ) async throws {
         guard var url = request.url else { throw ServeError.badRequest("the source has no URL") }
         var hops = 0
         while true {
@@ -74,10 +78,12 @@ public struct SourceLoader: DataLoading {
             let addresses = try await resolver.addresses(of: host)
             try policy.checkAddresses(addresses)
             // Connecting may take the whole download's time (which bounds it anyway).
-            let connectTimeout = TimeAmount.nanoseconds(Int64(clamping: timeout.components.seconds) * 1_000_000_000
-                                                        + timeout.components.attoseconds / 1_000_000_000)
-            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                         timeout: .init(connect: connectTimeout))
+            let connectTimeout = TimeAmount.nanoseconds(
+                Int64(clamping: timeout.components.seconds) * 1_000_000_000
+                    + timeout.components.attoseconds / 1_000_000_000)
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: connectTimeout))
             // One connection attempt: a source that refuses is a 502 at once, not retried with
             // backoff until the connect timeout while the request holds its admission (each hop
             // has a client of its own, so there is no pool for retries to keep warm).
@@ -100,8 +106,10 @@ public struct SourceLoader: DataLoading {
     }
 
     /// Sends one hop; returns the redirect's target, or `nil` when the body was streamed.
-    private func fetch(_ url: URL, request: URLRequest, client: HTTPClient, byteLimit: Int?,
-                       into continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation) async throws -> URL? {
+    private func fetch(
+        _ url: URL, request: URLRequest, client: HTTPClient, byteLimit: Int?,
+        into continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
+    ) async throws -> URL? {
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         for (name, value) in request.allHTTPHeaderFields ?? [:] { outgoing.headers.add(name: name, value: value) }
         outgoing.headers.replaceOrAdd(name: "User-Agent", value: "iris-server")
@@ -122,8 +130,11 @@ public struct SourceLoader: DataLoading {
         if let length, let byteLimit, length > byteLimit {
             throw ImageError.overLimit(.encodedBytes(bytes: length, limit: byteLimit))
         }
-        continuation.yield(.response(DataLoadingResponse(statusCode: status, expectedLength: length,
-                                                         mimeType: response.headers.first(name: "content-type"), headers: headers)))
+        continuation.yield(
+            .response(
+                DataLoadingResponse(
+                    statusCode: status, expectedLength: length,
+                    mimeType: response.headers.first(name: "content-type"), headers: headers)))
         var received = 0
         for try await buffer in response.body {
             received += buffer.readableBytes

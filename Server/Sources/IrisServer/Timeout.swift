@@ -5,8 +5,10 @@ import Synchronization
 /// own, cancelled at the limit but not waited for: a step that cannot stop (an encode already
 /// running) does not hold the answer back. `whenWorkEnds` runs once the work has really
 /// ended, whichever came first (the admission slot is given back there).
-func withTimeout<T: Sendable>(_ limit: Duration, whenWorkEnds: @escaping @Sendable () -> Void = {},
-                              _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+func withTimeout<T: Sendable>(
+    _ limit: Duration, whenWorkEnds: @escaping @Sendable () -> Void = {},
+    _ work: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let outcome = FirstOutcome<T>()
     let worker = Task {
         defer { whenWorkEnds() }

@@ -30,16 +30,19 @@ public struct VideoPosterProcess: Sendable {
 
     /// `iris-video-poster` next to the running executable (the service's, or the tests').
     public static var besideThisExecutable: URL {
-        let this = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
+        let this = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         return this.deletingLastPathComponent().appendingPathComponent("iris-video-poster")
     }
 
     /// The poster of `video` as a PNG, decoded at `target` (`nil`: the video's size). A child
     /// that crashes or is killed is a 500 for this request only; a refusal keeps its status.
     public func poster(of video: Data, target: DecodeTarget?) async throws(ServeError) -> Data {
-        var arguments = ["--max-pixels", String(maxPixels), "--max-bytes", String(maxBytes),
-                         "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds)]
+        var arguments = [
+            "--max-pixels", String(maxPixels), "--max-bytes", String(maxBytes),
+            "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds),
+        ]
         if let target {
             arguments += ["--width", String(target.size.width), "--height", String(target.size.height)]
             if target.contentMode == .fill { arguments.append("--fill") }
@@ -62,8 +65,11 @@ public struct VideoPosterProcess: Sendable {
 
     /// Runs the child on a thread of its own (never a cooperative one): input in, output and
     /// error out, then its exit. Cancelling the task terminates the child.
-    static func run(_ executable: URL, arguments: [String], input: Data) async
-        -> Result<(status: Int32, signalled: Bool, output: Data, error: Data), any Error> {
+    static func run(
+        _ executable: URL, arguments: [String], input: Data
+    ) async
+        -> Result<(status: Int32, signalled: Bool, output: Data, error: Data), any Error>
+    {
         // A child that dies before it has read its input must not take the service with it:
         // writing to its closed pipe is then an error, not SIGPIPE.
         _ = ignoreBrokenPipes

@@ -33,8 +33,9 @@ public struct Geometry: Sendable, Hashable {
     /// The size of the result: the canvas plus the padding.
     public var resultSize: PixelSize {
         let inner = extendTo?.size ?? cropSize
-        return PixelSize(width: inner.width + padding.left + padding.right,
-                         height: inner.height + padding.top + padding.bottom)
+        return PixelSize(
+            width: inner.width + padding.left + padding.right,
+            height: inner.height + padding.top + padding.bottom)
     }
 
     /// Compares everything but the tuple (Hashable by hand).
@@ -69,8 +70,9 @@ public struct Geometry: Sendable, Hashable {
         var scale = Scale(base: base, options: o)
         var sizes = Sizes(base: base, scale: scale, options: o)
         if let limit = o.limits.resultDimension, limit > 0 {
-            var out = PixelSize(width: Self.minNonZero(sizes.scaled.width, sizes.resultCrop.width),
-                                height: Self.minNonZero(sizes.scaled.height, sizes.resultCrop.height))
+            var out = PixelSize(
+                width: Self.minNonZero(sizes.scaled.width, sizes.resultCrop.width),
+                height: Self.minNonZero(sizes.scaled.height, sizes.resultCrop.height))
             if o.extend {
                 out = PixelSize(width: max(out.width, sizes.target.width), height: max(out.height, sizes.target.height))
             } else if o.extendAspectRatio, let exar = sizes.aspectCanvas {
@@ -89,8 +91,9 @@ public struct Geometry: Sendable, Hashable {
         }
 
         scaledSize = PixelSize(width: max(1, sizes.scaled.width), height: max(1, sizes.scaled.height))
-        cropSize = PixelSize(width: Self.minNonZero(sizes.resultCrop.width, scaledSize.width),
-                             height: Self.minNonZero(sizes.resultCrop.height, scaledSize.height))
+        cropSize = PixelSize(
+            width: Self.minNonZero(sizes.resultCrop.width, scaledSize.width),
+            height: Self.minNonZero(sizes.resultCrop.height, scaledSize.height))
         cropGravity = o.gravity
         cropRect = Self.place(cropSize, in: scaledSize, gravity: o.gravity, dpr: scale.dpr)
         dprScale = scale.dpr
@@ -102,12 +105,14 @@ public struct Geometry: Sendable, Hashable {
             if let canvas { current = canvas.size }
         }
         if o.extendAspectRatio, let exar = sizes.aspectCanvas,
-           let outer = Self.extend(current, to: exar, gravity: o.extendAspectRatioGravity, dpr: scale.dpr) {
+            let outer = Self.extend(current, to: exar, gravity: o.extendAspectRatioGravity, dpr: scale.dpr)
+        {
             canvas = (outer.size, outer.x + (canvas?.x ?? 0), outer.y + (canvas?.y ?? 0))
         }
         extendTo = canvas
-        padding = Padding(top: Self.scaleToEven(o.padding.top, scale.dpr), right: Self.scaleToEven(o.padding.right, scale.dpr),
-                          bottom: Self.scaleToEven(o.padding.bottom, scale.dpr), left: Self.scaleToEven(o.padding.left, scale.dpr))
+        padding = Padding(
+            top: Self.scaleToEven(o.padding.top, scale.dpr), right: Self.scaleToEven(o.padding.right, scale.dpr),
+            bottom: Self.scaleToEven(o.padding.bottom, scale.dpr), left: Self.scaleToEven(o.padding.left, scale.dpr))
     }
 
     /// The scale factors per axis and the dpr in effect (imgproxy's shrink arithmetic).
@@ -188,11 +193,13 @@ public struct Geometry: Sendable, Hashable {
                 // a side of 0 stays unconstrained.
                 let diffW = Double(target.width) / Double(scaled.width), diffH = Double(target.height) / Double(scaled.height)
                 if diffW > diffH && diffW > 1 {
-                    resultCrop = PixelSize(width: scaled.width,
-                                           height: Geometry.scaled(scaled.width, Double(target.height) / Double(target.width)))
+                    resultCrop = PixelSize(
+                        width: scaled.width,
+                        height: Geometry.scaled(scaled.width, Double(target.height) / Double(target.width)))
                 } else if diffH > diffW && diffH > 1 {
-                    resultCrop = PixelSize(width: Geometry.scaled(scaled.height, Double(target.width) / Double(target.height)),
-                                           height: scaled.height)
+                    resultCrop = PixelSize(
+                        width: Geometry.scaled(scaled.height, Double(target.width) / Double(target.height)),
+                        height: scaled.height)
                 }
             }
             if o.extendAspectRatio && target.width > 0 && target.height > 0 {
@@ -238,8 +245,10 @@ public struct Geometry: Sendable, Hashable {
     /// 1 or more is pixels times `dpr`, below 1 a fraction of `outer`. Smart gravity needs
     /// pixels: centred here.
     /// With `allowsOverflow` (a watermark) `inner` may stick out of `outer`, all but a pixel.
-    public static func place(_ inner: PixelSize, in outer: PixelSize, gravity: Gravity, dpr: Double = 1,
-                             allowsOverflow: Bool = false) -> PixelRect {
+    public static func place(
+        _ inner: PixelSize, in outer: PixelSize, gravity: Gravity, dpr: Double = 1,
+        allowsOverflow: Bool = false
+    ) -> PixelRect {
         var left: Int, top: Int
         switch gravity {
         case .focusPoint(let fx, let fy):

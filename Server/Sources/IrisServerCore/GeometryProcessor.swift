@@ -52,10 +52,11 @@ public struct GeometryProcessor: ImageProcessing, Hashable {
             if let crop = geometry.sourceCrop {
                 // The bitmap may be smaller than the source: scale the rectangle to it.
                 let source = geometry.sourceScale(for: image)
-                let rect = PixelRect(x: Int((Double(crop.x) * source.x).rounded(.down)),
-                                     y: Int((Double(crop.y) * source.y).rounded(.down)),
-                                     width: max(1, Int((Double(crop.width) * source.x).rounded())),
-                                     height: max(1, Int((Double(crop.height) * source.y).rounded())))
+                let rect = PixelRect(
+                    x: Int((Double(crop.x) * source.x).rounded(.down)),
+                    y: Int((Double(crop.y) * source.y).rounded(.down)),
+                    width: max(1, Int((Double(crop.width) * source.x).rounded())),
+                    height: max(1, Int((Double(crop.height) * source.y).rounded())))
                 image = try ImageProcessors.Crop(rect: rect).process(image)
             }
             if image.bitmap.size != geometry.scaledSize {
@@ -75,9 +76,11 @@ public struct GeometryProcessor: ImageProcessing, Hashable {
             }
             let padding = geometry.padding
             if !padding.isEmpty {
-                image = try ImageProcessors.Canvas.padding(top: padding.top, right: padding.right, bottom: padding.bottom,
-                                                           left: padding.left, around: image.bitmap.size, background: fill)
-                    .process(image)
+                image = try ImageProcessors.Canvas.padding(
+                    top: padding.top, right: padding.right, bottom: padding.bottom,
+                    left: padding.left, around: image.bitmap.size, background: fill
+                )
+                .process(image)
             }
         }
         return image
@@ -90,7 +93,9 @@ extension Geometry {
         guard sourceCrop != nil else { return (1, 1) }
         var source = image.sourceSize
         if image.bitmap.width != source.width && image.bitmap.width == source.height { source = source.transposed }
-        return (Double(image.bitmap.width) / Double(max(1, source.width)),
-                Double(image.bitmap.height) / Double(max(1, source.height)))
+        return (
+            Double(image.bitmap.width) / Double(max(1, source.width)),
+            Double(image.bitmap.height) / Double(max(1, source.height))
+        )
     }
 }

@@ -21,8 +21,10 @@ public struct ImgproxyURL: Sendable {
     public var publicAccess: PublicAccess?
 
     /// Makes a reader.
-    public init(signature: URLSignature?, acceptsUnsigned: Bool, options: OptionParser = OptionParser(),
-                publicAccess: PublicAccess? = nil) {
+    public init(
+        signature: URLSignature?, acceptsUnsigned: Bool, options: OptionParser = OptionParser(),
+        publicAccess: PublicAccess? = nil
+    ) {
         self.signature = signature
         self.acceptsUnsigned = acceptsUnsigned
         self.options = options
@@ -34,7 +36,9 @@ public struct ImgproxyURL: Sendable {
     /// imgproxy does (``repaired(_:)``), and the signature is checked on the repaired path.
     /// `defaults` are the options before the URL's own (client hints; not for a public URL,
     /// whose size is the ladder's alone).
-    public func parse(_ path: String, now: Date = Date(), defaults: ProcessingOptions = ProcessingOptions()) throws(ServeError) -> ServeRequest {
+    public func parse(
+        _ path: String, now: Date = Date(), defaults: ProcessingOptions = ProcessingOptions()
+    ) throws(ServeError) -> ServeRequest {
         guard path.hasPrefix("/") else { throw .badRequest("the path must start with /") }
         let afterSlash = path.dropFirst()
         guard let slash = afterSlash.firstIndex(of: "/") else { throw .badRequest("the URL has no source") }
@@ -124,7 +128,8 @@ public struct ImgproxyURL: Sendable {
         guard var source = plain.map(String.init) else { return "/" + fixedOptions }
         // `scheme:/x` where x is not a slash: the `//` was collapsed.
         if let colon = source.range(of: ":/"), !source[..<colon.lowerBound].isEmpty,
-           !source[..<colon.lowerBound].contains(where: { $0 == "/" || $0.isWhitespace }) {
+            !source[..<colon.lowerBound].contains(where: { $0 == "/" || $0.isWhitespace })
+        {
             let after = source[colon.upperBound...]
             if let next = after.first, next != "/" {
                 let scheme = source[..<colon.lowerBound]

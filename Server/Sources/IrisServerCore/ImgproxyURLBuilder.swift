@@ -24,8 +24,10 @@ public struct ImgproxyURLBuilder: Sendable {
     public init(signature: URLSignature?) { self.signature = signature }
 
     /// The part of the URL a signature covers: `/options…/source`, starting with `/`.
-    public func path(options: [String], source: String, extension ext: String? = nil,
-                     encoding: SourceEncoding = .plain) -> String {
+    public func path(
+        options: [String], source: String, extension ext: String? = nil,
+        encoding: SourceEncoding = .plain
+    ) -> String {
         var path = options.map { "/" + $0 }.joined()
         switch encoding {
         case .plain:
@@ -43,8 +45,10 @@ public struct ImgproxyURLBuilder: Sendable {
 
     /// The whole path of the URL: the signature of ``path(options:source:extension:encoding:)``
     /// (or `unsafe`) followed by it.
-    public func url(options: [String], source: String, extension ext: String? = nil,
-                    encoding: SourceEncoding = .plain) -> String {
+    public func url(
+        options: [String], source: String, extension ext: String? = nil,
+        encoding: SourceEncoding = .plain
+    ) -> String {
         signed(path(options: options, source: source, extension: ext, encoding: encoding))
     }
 
@@ -61,8 +65,8 @@ public struct ImgproxyURLBuilder: Sendable {
         for byte in source.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 result += String(format: "%%%02X", byte)

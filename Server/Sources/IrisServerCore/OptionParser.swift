@@ -37,8 +37,10 @@ public struct OptionParser: Sendable {
         }
     }
 
-    private func applyPresets(_ names: [String], to options: inout ProcessingOptions, using used: [String],
-                              option: String = "preset") throws(ServeError) {
+    private func applyPresets(
+        _ names: [String], to options: inout ProcessingOptions, using used: [String],
+        option: String = "preset"
+    ) throws(ServeError) {
         for name in names {
             guard let segments = presets[name] else {
                 throw ServeError.badRequest("invalid option \(quoted(option)): unknown preset \(quoted(name))")
@@ -103,8 +105,9 @@ public struct OptionParser: Sendable {
             try args.count(1...4)
             options.extendAspectRatio = try args.bool(args.values[0])
             if args.values.count > 1 {
-                options.extendAspectRatioGravity = try args.gravity(Array(args.values[1...]), allowsSmart: false,
-                                                                    previous: options.extendAspectRatioGravity)
+                options.extendAspectRatioGravity = try args.gravity(
+                    Array(args.values[1...]), allowsSmart: false,
+                    previous: options.extendAspectRatioGravity)
             }
         case "gravity", "g":
             options.gravity = try args.gravity(args.values, allowsSmart: true, previous: options.gravity)
@@ -113,12 +116,16 @@ public struct OptionParser: Sendable {
             let width = try args.optional(0).map { value throws(ServeError) in try args.cropSide(value) } ?? 0
             let height = try args.optional(1).map { value throws(ServeError) in try args.cropSide(value) } ?? 0
             let previous = options.crop?.gravity
-            let gravity = args.values.count > 2
+            let gravity =
+                args.values.count > 2
                 ? try args.gravity(Array(args.values[2...]), allowsSmart: true, previous: previous ?? .center) : previous
             options.crop = CropOption(width: width, height: height, gravity: gravity)
         case "trim", "t":
             try args.count(1...4)
-            guard let threshold = args.optional(0) else { options.trim = nil; break }
+            guard let threshold = args.optional(0) else {
+                options.trim = nil
+                break
+            }
             var trim = TrimOption(threshold: try args.nonNegative(threshold, max: 255))
             if let color = args.optional(1) { trim.color = try args.hexColor(color) }
             if let equal = args.optional(2) { trim.equalHorizontal = try args.bool(equal) }
@@ -129,7 +136,10 @@ public struct OptionParser: Sendable {
             guard let opacity = Double(args.values[0]), (0...1).contains(opacity) else {
                 throw args.malformed("the opacity is a number from 0 to 1")
             }
-            if opacity == 0 { options.watermark = nil; break }
+            if opacity == 0 {
+                options.watermark = nil
+                break
+            }
             var mark = options.watermark ?? WatermarkOption(opacity: opacity)
             mark.opacity = opacity
             if let position = args.optional(1) {
@@ -194,7 +204,10 @@ public struct OptionParser: Sendable {
             options.maxBytes = try args.size(args.values[0])
         case "format", "f", "ext":
             try args.count(1...1)
-            if args.values[0].isEmpty { options.format = nil; break }
+            if args.values[0].isEmpty {
+                options.format = nil
+                break
+            }
             guard let format = OutputFormat(extension: args.values[0]) else {
                 throw args.malformed("unknown format \(quoted(args.values[0]))")
             }
@@ -290,9 +303,10 @@ struct Arguments {
 
     func count(_ range: ClosedRange<Int>) throws(ServeError) {
         guard range.contains(values.count) else {
-            throw malformed(range.lowerBound == range.upperBound
-                            ? "expected \(range.lowerBound) argument\(range.lowerBound == 1 ? "" : "s")"
-                            : "expected \(range.lowerBound) to \(range.upperBound) arguments")
+            throw malformed(
+                range.lowerBound == range.upperBound
+                    ? "expected \(range.lowerBound) argument\(range.lowerBound == 1 ? "" : "s")"
+                    : "expected \(range.lowerBound) to \(range.upperBound) arguments")
         }
     }
 

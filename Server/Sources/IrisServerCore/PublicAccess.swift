@@ -46,8 +46,9 @@ public struct PublicAccess: Sendable {
                 }
                 let sides = [parts[2], parts[3]]
                 guard let width = step(parts[2]), let height = step(parts[3]) else {
-                    throw refused("the size \(sides.joined(separator: "×")) is not on the size ladder (sides: "
-                                  + ladder.steps.map(String.init).joined(separator: ", ") + ")")
+                    throw refused(
+                        "the size \(sides.joined(separator: "×")) is not on the size ladder (sides: "
+                            + ladder.steps.map(String.init).joined(separator: ", ") + ")")
                 }
                 resize = (type, width, height)
             case "g", "gravity":

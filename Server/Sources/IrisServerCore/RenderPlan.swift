@@ -32,7 +32,9 @@ public struct RenderPlan: Sendable {
         processors.append(GeometryProcessor(options: options, step: .resize))
         if options.blur > 0 { processors.append(ImageProcessors.GaussianBlur(radius: options.blur)) }
         if options.sharpen > 0 { processors.append(ImageProcessors.Sharpen(sigma: options.sharpen)) }
-        if options.pixelate > 1 { processors.append(ImageProcessors.Pixelate(blockSize: Int((Double(options.pixelate) * options.dpr).rounded()))) }
+        if options.pixelate > 1 {
+            processors.append(ImageProcessors.Pixelate(blockSize: Int((Double(options.pixelate) * options.dpr).rounded())))
+        }
         processors.append(GeometryProcessor(options: options, step: .canvas))
         if let background = options.background {
             processors.append(ImageProcessors.Flatten(background: RGBA(r: background.red, g: background.green, b: background.blue)))

@@ -46,7 +46,8 @@ public struct SourcePolicy: Sendable {
         guard let localRoot else { throw .forbidden("local sources are not enabled") }
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !path.contains("\0"), !components.isEmpty,
-              !components.contains(where: { $0 == ".." || $0 == "." }) else {
+            !components.contains(where: { $0 == ".." || $0 == "." })
+        else {
             throw .forbidden("the local path leaves the root")
         }
         let root = localRoot.standardizedFileURL.resolvingSymlinksInPath()

@@ -14,7 +14,8 @@ public enum SourceReference: Sendable, Hashable, CustomStringConvertible {
             return
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty else {
+            let host = url.host, !host.isEmpty
+        else {
             throw .badRequest("the source is not an http, https or local URL")
         }
         self = .remote(url)

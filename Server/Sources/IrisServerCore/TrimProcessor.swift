@@ -48,9 +48,13 @@ public struct TrimProcessor: ImageProcessing, Hashable {
             func isBorder(_ i: Int) -> Bool {
                 var r: Int, g: Int, b: Int
                 if grey {
-                    r = Int(p[i]); g = r; b = r
+                    r = Int(p[i])
+                    g = r
+                    b = r
                 } else {
-                    r = Int(p[i + red]); g = Int(p[i + 1]); b = Int(p[i + blue])
+                    r = Int(p[i + red])
+                    g = Int(p[i + 1])
+                    b = Int(p[i + blue])
                     if hasAlpha {
                         // Premultiplied over magenta: the colour plus magenta where it is clear.
                         let clear = 255 - Int(p[i + 3])

@@ -51,11 +51,13 @@ public struct WatermarkProcessor: ImageProcessing {
         guard opacity > 0, size.width > 0, size.height > 0 else { return image }
         var mark = watermark.bitmap
         if option.scale > 0 {
-            let box = PixelSize(width: max(1, Self.even(Double(size.width) * option.scale)),
-                                height: max(1, Self.even(Double(size.height) * option.scale)))
+            let box = PixelSize(
+                width: max(1, Self.even(Double(size.width) * option.scale)),
+                height: max(1, Self.even(Double(size.height) * option.scale)))
             let factor = min(Double(box.width) / Double(mark.width), Double(box.height) / Double(mark.height))
-            let fitted = PixelSize(width: max(1, Int((Double(mark.width) * factor).rounded())),
-                                   height: max(1, Int((Double(mark.height) * factor).rounded())))
+            let fitted = PixelSize(
+                width: max(1, Int((Double(mark.width) * factor).rounded())),
+                height: max(1, Int((Double(mark.height) * factor).rounded())))
             if fitted != mark.size { mark = Resampler().resize(mark, to: fitted) }
         }
         var out = image
@@ -76,8 +78,9 @@ public struct WatermarkProcessor: ImageProcessing {
                 y += stepY
             }
         case .compass(let point):
-            let rect = Geometry.place(mark.size, in: size, gravity: .compass(point, xOffset: option.xOffset, yOffset: option.yOffset),
-                                      dpr: dpr, allowsOverflow: true)
+            let rect = Geometry.place(
+                mark.size, in: size, gravity: .compass(point, xOffset: option.xOffset, yOffset: option.yOffset),
+                dpr: dpr, allowsOverflow: true)
             Self.composite(mark, onto: &bitmap, x: rect.x, y: rect.y, opacity: opacity)
         }
         out.bitmap = bitmap

@@ -14,10 +14,15 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (IRIS_HOST; default 127.0.0.1).") var host: String?
     @Option(help: "Port (IRIS_PORT; default 8080).") var port: Int?
     @Flag(help: "Development mode: serve unsigned URLs (IRIS_DEV).") var dev = false
-    @Flag(name: .customLong("public"),
-          help: "Public mode: serve unsigned URLs of --allow-source sources at --public-sizes, with a gravity and a format only (IRIS_PUBLIC).")
+    @Flag(
+        name: .customLong("public"),
+        help:
+            "Public mode: serve unsigned URLs of --allow-source sources at --public-sizes, with a gravity and a format only (IRIS_PUBLIC).")
     var publicMode = false
-    @Option(help: "Sizes a side of an unsigned URL may have in public mode, comma-separated pixels (IRIS_PUBLIC_SIZES; default: Iris's SizeLadder.standard).")
+    @Option(
+        help:
+            "Sizes a side of an unsigned URL may have in public mode, comma-separated pixels (IRIS_PUBLIC_SIZES; default: Iris's SizeLadder.standard)."
+    )
     var publicSizes: String?
     @Option(help: "Signing key, hex (IRIS_KEY; repeat for rotation).") var key: [String] = []
     @Option(help: "Signing salt, hex, one per key (IRIS_SALT).") var salt: [String] = []
@@ -30,7 +35,8 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Named preset, name=option/option (IRIS_PRESETS; repeatable).") var preset: [String] = []
     @Option(help: "Renders at once (IRIS_WORKERS; default: cores).") var workers: Int?
     @Flag(help: "Client hints: ask for DPR and use it as the default dpr (IRIS_CLIENT_HINTS).") var clientHints = false
-    @Option(help: "Requests fetching or waiting for a render besides the running ones, before 429 (IRIS_QUEUE; default 2048).") var queue: Int?
+    @Option(help: "Requests fetching or waiting for a render besides the running ones, before 429 (IRIS_QUEUE; default 2048).") var queue:
+        Int?
     @Option(help: "Seconds a request may wait for a render slot before 429 (IRIS_QUEUE_TIMEOUT; default 10).") var queueTimeout: Int?
     @Flag(help: "Serve video sources (MP4, MOV, WebM, Matroska) as their poster; off by default (IRIS_VIDEO).") var video = false
     @Option(help: "Watermark image file for the watermark option (IRIS_WATERMARK; default none).") var watermark: String?
@@ -39,7 +45,8 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Address of /metrics (IRIS_METRICS_HOST; default 127.0.0.1).") var metricsHost: String?
     @Option(help: "Result cache folder (IRIS_RESULT_CACHE_DIR; default ~/.cache/iris-server/results).") var resultCacheDir: String?
     @Option(help: "Result cache size in bytes, 0 turns it off (IRIS_RESULT_CACHE_SIZE; default 1 GiB).") var resultCacheSize: Int?
-    @Option(help: "Seconds a cached result serves (IRIS_RESULT_CACHE_MAX_AGE; default: until pushed out by size).") var resultCacheMaxAge: Int?
+    @Option(help: "Seconds a cached result serves (IRIS_RESULT_CACHE_MAX_AGE; default: until pushed out by size).") var resultCacheMaxAge:
+        Int?
     @Option(help: "Seconds /health answers 503 on SIGTERM before the listener closes (IRIS_DRAIN_DELAY; default 0).") var drainDelay: Int?
     @Option(help: "Seconds requests in flight are waited for on SIGTERM (IRIS_DRAIN_LIMIT; default 30).") var drainLimit: Int?
     @Option(help: "Seconds an idle client connection stays open, 0 for ever (IRIS_IDLE_TIMEOUT; default 75).") var idleTimeout: Int?
@@ -77,10 +84,12 @@ struct IrisServerCommand: AsyncParsableCommand {
             print("iris-server: no signing key (--key/--salt or IRIS_KEY/IRIS_SALT): every URL will be refused; --dev serves unsigned URLs")
         }
         let renderer = try ImageRenderer(configuration: config)
-        let banner = "iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)"
+        let banner =
+            "iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)"
             + (config.development ? " (development: unsigned URLs served)" : "")
-            + (config.publicMode ? " (public: unsigned URLs of \(config.sourcePolicy.allowedPrefixes.count) source prefixes, "
-               + "\(config.publicSizes.steps.count) sizes)" : "")
+            + (config.publicMode
+                ? " (public: unsigned URLs of \(config.sourcePolicy.allowedPrefixes.count) source prefixes, "
+                    + "\(config.publicSizes.steps.count) sizes)" : "")
             + (config.metricsPort.map { ", metrics on http://\(config.metricsHost):\($0)/metrics" } ?? "") + "\n"
         // Written at once (not buffered), so whoever started the server sees where it listens.
         FileHandle.standardOutput.write(Data(banner.utf8))

@@ -52,9 +52,11 @@ let registry = ImageDecoderRegistry.standard
 guard ImageFormat.videoFormats.contains(registry.format(of: input)) else { refuse(422, "the source is not a video") }
 let width = argument("--width", default: 0), height = argument("--height", default: 0)
 let unbounded = 1 << 20
-let target = width > 0 || height > 0
-    ? DecodeTarget(width: width > 0 ? width : unbounded, height: height > 0 ? height : unbounded,
-                   contentMode: CommandLine.arguments.contains("--fill") && width > 0 && height > 0 ? .fill : .fit)
+let target =
+    width > 0 || height > 0
+    ? DecodeTarget(
+        width: width > 0 ? width : unbounded, height: height > 0 ? height : unbounded,
+        contentMode: CommandLine.arguments.contains("--fill") && width > 0 && height > 0 ? .fill : .fit)
     : nil
 var limits = DecodingLimits()
 limits.maxPixels = argument("--max-pixels", default: limits.maxPixels)
@@ -69,7 +71,8 @@ do {
     default: refuse(422, "the source video cannot be decoded")
     }
 }
-guard let encoder = ImageEncoders.encoder(for: .png), let png = try? encoder.encode(image.bitmap, options: EncodeOptions(quality: 100)) else {
+guard let encoder = ImageEncoders.encoder(for: .png), let png = try? encoder.encode(image.bitmap, options: EncodeOptions(quality: 100))
+else {
     refuse(422, "the poster could not be written")
 }
 FileHandle.standardOutput.write(png)

@@ -44,15 +44,19 @@ public final class Animation: Sendable {
     /// An animation whose frames `source` composes on demand at `frameSize`, buffering ahead
     /// at most `bufferBytes` of frames (at least one frame; `nil` is
     /// ``defaultBufferFrames`` frames). `first`, when given, is frame 0 already made.
-    init(source: any AnimationFrameSource, frameSize: PixelSize, kernel: ResamplingKernel = .lanczos3,
-         bufferBytes: Int? = nil, first: Bitmap? = nil) {
+    init(
+        source: any AnimationFrameSource, frameSize: PixelSize, kernel: ResamplingKernel = .lanczos3,
+        bufferBytes: Int? = nil, first: Bitmap? = nil
+    ) {
         frameCount = source.frameCount
         loopCount = source.loopCount
         self.frameSize = frameSize
         let frameBytes = max(1, frameSize.pixelCount * 4)
         let capacity = max(1, (bufferBytes ?? frameBytes * Self.defaultBufferFrames) / frameBytes)
-        storage = .lazy(AnimationFrameBuffer(source: source, frameSize: frameSize, kernel: kernel,
-                                             capacity: capacity, first: first))
+        storage = .lazy(
+            AnimationFrameBuffer(
+                source: source, frameSize: frameSize, kernel: kernel,
+                capacity: capacity, first: first))
     }
 
     /// How long frame `index` is shown, in seconds, as stored in the file (0 for an index out
@@ -118,8 +122,9 @@ public final class Animation: Sendable {
             return Animation(frames: processed, durations: durations, loopCount: loopCount)
         case let .lazy(buffer):
             let source = ProcessedAnimationSource(base: buffer.source, baseFrameSize: frameSize, processing: frameProcessing)
-            return Animation(source: source, frameSize: first.size, kernel: buffer.kernel,
-                             bufferBytes: buffer.capacity * first.size.pixelCount * 4, first: first)
+            return Animation(
+                source: source, frameSize: first.size, kernel: buffer.kernel,
+                bufferBytes: buffer.capacity * first.size.pixelCount * 4, first: first)
         }
     }
 

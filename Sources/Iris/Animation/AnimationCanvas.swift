@@ -39,7 +39,8 @@ final class AnimationCanvas {
         let right = min(size.width, frame.x + framePixels.width), bottom = min(size.height, frame.y + framePixels.height)
         // A frame wholly off the canvas covers nothing: an empty area at the origin, so that no
         // row or column of it is ever addressed.
-        let area = right > left && bottom > top
+        let area =
+            right > left && bottom > top
             ? Area(x: left, y: top, width: right - left, height: bottom - top, frameX: left - frame.x, frameY: top - frame.y)
             : Area(x: 0, y: 0, width: 0, height: 0, frameX: 0, frameY: 0)
         let saved = frame.disposal == .previous ? copy(area) : []
@@ -59,8 +60,10 @@ final class AnimationCanvas {
                     for _ in 0..<area.width {
                         let alpha = UInt32(source[s + 3])
                         if alpha == 255 {
-                            canvas[d] = source[s]; canvas[d + 1] = source[s + 1]
-                            canvas[d + 2] = source[s + 2]; canvas[d + 3] = 255
+                            canvas[d] = source[s]
+                            canvas[d + 1] = source[s + 1]
+                            canvas[d + 2] = source[s + 2]
+                            canvas[d + 3] = 255
                         } else if alpha != 0 {
                             // Premultiplied "over": result = source + canvas × (1 − source alpha).
                             let keep = 255 - alpha

@@ -206,8 +206,10 @@ final class AnimationFrameBuffer: Sendable {
         return (goal, box)
     }
 
-    private func finish(_ s: inout State, index: Int, result: Result<Bitmap, ImageError>,
-                        decoder: DecoderBox?) -> ([(Waiter, Result<Bitmap, ImageError>)], (Int, DecoderBox?)?) {
+    private func finish(
+        _ s: inout State, index: Int, result: Result<Bitmap, ImageError>,
+        decoder: DecoderBox?
+    ) -> ([(Waiter, Result<Bitmap, ImageError>)], (Int, DecoderBox?)?) {
         s.decoder = decoder
         s.workingBytes = decoder?.decoder.workingBytes ?? 0
         switch result {

@@ -45,8 +45,8 @@ struct AnimationFrameInfo: Sendable, Hashable {
             let replaces = frame.covers(canvas) && (frame.blend == .source || frame.isOpaque) && frame.disposal != .previous
             if blankBefore || replaces { keys.append(index) }
             switch frame.disposal {
-            case .background: blankBefore = blankBefore || frame.covers(canvas)   // its area cleared
-            case .previous: break      // the canvas goes back to what it was before the frame
+            case .background: blankBefore = blankBefore || frame.covers(canvas)  // its area cleared
+            case .previous: break  // the canvas goes back to what it was before the frame
             case .none: blankBefore = false
             }
         }

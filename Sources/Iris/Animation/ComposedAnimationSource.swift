@@ -1,4 +1,3 @@
-
 /// An animation whose frames are composed on a full-size canvas (GIF, APNG, animated WebP):
 /// the frames' placement and timing from a walk over the file, and a reader for their pixels.
 struct ComposedAnimationSource: AnimationFrameSource {

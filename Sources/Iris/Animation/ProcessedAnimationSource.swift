@@ -51,10 +51,11 @@ struct FrameProcessing: Sendable {
         image.bitmap = frame
         let bitmap = try LoadedImage.run(processors, on: image, checkingCancellation: false).get().bitmap
         guard bitmap.size == frameSize else {
-            throw .processingFailed(processor: processors.map(\.identifier).joined(separator: ", "),
-                                    reason: "frame \(index) came out \(bitmap.size.width)×\(bitmap.size.height), "
-                                        + "frame 0 \(frameSize.width)×\(frameSize.height): "
-                                        + "an animation's frames must all be one size")
+            throw .processingFailed(
+                processor: processors.map(\.identifier).joined(separator: ", "),
+                reason: "frame \(index) came out \(bitmap.size.width)×\(bitmap.size.height), "
+                    + "frame 0 \(frameSize.width)×\(frameSize.height): "
+                    + "an animation's frames must all be one size")
         }
         return bitmap
     }

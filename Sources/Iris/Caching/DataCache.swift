@@ -87,8 +87,9 @@ public final class DataCache: DataCaching, Sendable {
                 continue
             }
             guard Self.isEntryName(name), let attributes = try? manager.attributesOfItem(atPath: path),
-                  attributes[.type] as? FileAttributeType == .typeRegular,
-                  let size = (attributes[.size] as? NSNumber)?.intValue else { continue }
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                let size = (attributes[.size] as? NSNumber)?.intValue
+            else { continue }
             let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSinceReferenceDate ?? 0
             entries.append((name, size, modified))
         }
@@ -227,14 +228,15 @@ public final class DataCache: DataCaching, Sendable {
         let pending = state.withLock { state in
             state.pending[key].flatMap { $0.sequence == sequence ? $0.data : nil }
         }
-        guard let data = pending else { return } // superseded or removed meanwhile
+        guard let data = pending else { return }  // superseded or removed meanwhile
         let name = Self.fileName(for: key)
         let finalPath = path(for: name)
         let temporaryPath = path(for: Self.temporaryPrefix + UUID().uuidString)
         let size = DataCacheEntryFile.fileSize(keyCount: keyBytes.count, payloadCount: data.count)
 
-        var status = DataCacheEntryFile.write(to: temporaryPath, key: keyBytes, payload: data,
-                                              synchronize: synchronizesWrites)
+        var status = DataCacheEntryFile.write(
+            to: temporaryPath, key: keyBytes, payload: data,
+            synchronize: synchronizesWrites)
         if status == ENOENT, recreateDirectory() {
             status = DataCacheEntryFile.write(to: temporaryPath, key: keyBytes, payload: data, synchronize: synchronizesWrites)
         }

@@ -88,7 +88,8 @@ enum DataCacheEntryFile {
         var header = [UInt8](repeating: 0, count: headerSize)
         guard header.withUnsafeMutableBytes({ readAll(descriptor, into: $0, at: 0) }) else { return .corrupt(inode: inode) }
         guard Array(header[0..<4]) == magic, load(UInt16.self, header, 4) == version,
-              load(UInt16.self, header, 6) == 0, load(UInt32.self, header, 28) == 0 else {
+            load(UInt16.self, header, 6) == 0, load(UInt32.self, header, 28) == 0
+        else {
             return .corrupt(inode: inode)
         }
         let keyCount = Int(load(UInt32.self, header, 8))
@@ -96,12 +97,14 @@ enum DataCacheEntryFile {
         let payloadLength = load(UInt64.self, header, 16)
         let headerCRC = load(UInt32.self, header, 24)
         guard payloadLength <= UInt64(Int.max / 2),
-              size == fileSize(keyCount: keyCount, payloadCount: Int(payloadLength)) else {
+            size == fileSize(keyCount: keyCount, payloadCount: Int(payloadLength))
+        else {
             return .corrupt(inode: inode)
         }
         var storedKey = [UInt8](repeating: 0, count: keyCount)
         guard storedKey.withUnsafeMutableBytes({ readAll(descriptor, into: $0, at: headerSize) }),
-              CRC32.checksum(storedKey, continuing: CRC32.checksum(header[0..<24])) == headerCRC else {
+            CRC32.checksum(storedKey, continuing: CRC32.checksum(header[0..<24])) == headerCRC
+        else {
             return .corrupt(inode: inode)
         }
         var payload = Data(count: Int(payloadLength))

@@ -39,7 +39,8 @@ public final class MemoryCache: ImageCaching, Sendable {
             if let keys = bySource[source] {
                 for other in keys where other != key {
                     if let stored = list.peek(other), stored.image.bitmap.sharesStorage(with: entry.image.bitmap),
-                       let removed = remove(other) {
+                        let removed = remove(other)
+                    {
                         left.append(removed)
                     }
                 }
@@ -101,9 +102,11 @@ public final class MemoryCache: ImageCaching, Sendable {
     ///   - countLimit: Most images kept; defaults to ``defaultCountLimit``.
     ///   - timeToLive: How long an image stays valid; `nil` (the default) means forever.
     ///   - now: The clock used for the time to live; tests inject their own.
-    public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = MemoryCache.defaultCountLimit,
-                timeToLive: Duration? = nil,
-                now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+    public init(
+        costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = MemoryCache.defaultCountLimit,
+        timeToLive: Duration? = nil,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.costLimit = max(0, costLimit)
         self.countLimit = max(0, countLimit)
         self.timeToLive = timeToLive
@@ -125,7 +128,7 @@ public final class MemoryCache: ImageCaching, Sendable {
             state.list.touch(key)
             return (entry.image, nil)
         }
-        _ = expired // released here, outside the lock
+        _ = expired  // released here, outside the lock
         return image
     }
 
@@ -162,12 +165,13 @@ public final class MemoryCache: ImageCaching, Sendable {
         let evicted = state.withLock { state -> [Entry] in
             var evicted = state.set(entry, cost: cost, for: key)
             while state.list.totalCost > costLimit || state.list.count > countLimit,
-                  let removed = state.removeLeastRecent() {
+                let removed = state.removeLeastRecent()
+            {
                 evicted.append(removed)
             }
             return evicted
         }
-        _ = evicted // released here, outside the lock
+        _ = evicted  // released here, outside the lock
     }
 
     /// Removes the image for `key`.
@@ -190,7 +194,8 @@ public final class MemoryCache: ImageCaching, Sendable {
             var removed: [Entry] = []
             for key in state.list.keysByRecency {
                 if let entry = state.list.peek(key), entry.storedAt.advanced(by: timeToLive) <= instant,
-                   let value = state.remove(key) {
+                    let value = state.remove(key)
+                {
                     removed.append(value)
                 }
             }
@@ -224,7 +229,7 @@ public final class MemoryCache: ImageCaching, Sendable {
             }
             return removed
         }
-        _ = removed // released here, outside the lock
+        _ = removed  // released here, outside the lock
     }
 
     /// Total cost of the stored images, in bytes.

@@ -76,10 +76,14 @@ public final class MemoryPressureMonitor: Sendable {
         #endif
         #if canImport(UIKit) && !os(watchOS)
         let center = NotificationCenter.default
-        let warning = center.addObserver(forName: UIApplication.didReceiveMemoryWarningNotification, object: nil,
-                                         queue: nil) { [weak self] _ in self?.report(.warning) }
-        let background = center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil,
-                                            queue: nil) { [weak self] _ in self?.report(.background) }
+        let warning = center.addObserver(
+            forName: UIApplication.didReceiveMemoryWarningNotification, object: nil,
+            queue: nil
+        ) { [weak self] _ in self?.report(.warning) }
+        let background = center.addObserver(
+            forName: UIApplication.didEnterBackgroundNotification, object: nil,
+            queue: nil
+        ) { [weak self] _ in self?.report(.background) }
         systemSources.withLock { $0.append(contentsOf: [UncheckedSource(warning), UncheckedSource(background)]) }
         #endif
     }

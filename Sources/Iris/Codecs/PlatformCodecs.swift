@@ -3,12 +3,14 @@
 /// giflib, libavif, libheif, libjxl, FFmpeg, libtiff, gdk-pixbuf), wherever they can be
 /// imported (Linux).
 enum PlatformCodecs {
-    static let decoders: [any ImageDecoding] = [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()]
+    static let decoders: [any ImageDecoding] =
+        [JPEGDecoder(), PNGDecoder(), WebPDecoder(), GIFDecoder()]
         + [AVIFDecoder(), HEIFDecoder(), JXLDecoder()]  // libavif, libheif, libjxl
         + [VideoDecoder()]  // FFmpeg
         + [TIFFDecoder()]  // libtiff
         + [GdkPixbufDecoder()]  // gdk-pixbuf: BMP, ICO
-    static let encoders: [any ImageEncoding] = [JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder()]
+    static let encoders: [any ImageEncoding] =
+        [JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder()]
         + [AVIFEncoder()]  // libavif
     static let animationEncoders: [any AnimationEncoding] = [AnimatedWebPEncoder(), AnimatedGIFEncoder()]
 }

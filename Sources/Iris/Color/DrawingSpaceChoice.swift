@@ -24,7 +24,8 @@ enum DrawingSpaceChoice {
     /// The profile to draw in and tag the bitmap with, or `nil` for sRGB.
     static func profile(for source: Source?, management: ColorManagement) -> ICCProfile? {
         guard management == .keepSource, let source, source.isRGB, source.supportsOutput, !source.isSRGB,
-              let data = source.iccData else { return nil }
+            let data = source.iccData
+        else { return nil }
         return ICCProfile(data: data)
     }
 }

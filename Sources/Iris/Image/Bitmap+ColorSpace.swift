@@ -16,7 +16,8 @@ extension Bitmap {
     /// layouts (an RGB profile says nothing of grey levels).
     func keepingColorSpace(of other: Bitmap) -> Bitmap {
         guard taggedColorSpace == nil, other.taggedColorSpace != nil,
-              (format == .gray8) == (other.format == .gray8) else { return self }
+            (format == .gray8) == (other.format == .gray8)
+        else { return self }
         var copy = self
         copy.taggedColorSpace = other.taggedColorSpace
         return copy

@@ -15,8 +15,9 @@ extension Bitmap {
             var out = Bitmap(width: width, height: height, format: target) { dst in
                 let outStride = width * target.bytesPerPixel
                 for y in 0..<height {
-                    PixelConversion.convertRow(from: src.baseAddress! + y * stride, source,
-                                               to: dst.baseAddress! + y * outStride, target, count: width)
+                    PixelConversion.convertRow(
+                        from: src.baseAddress! + y * stride, source,
+                        to: dst.baseAddress! + y * outStride, target, count: width)
                 }
             }
             if keepsStraight { out = out.markedStraight() }

@@ -15,8 +15,11 @@ extension Bitmap: Hashable {
                     let count = rowBytes * lhs.height
                     return count == 0 || memcmp(a.baseAddress!, b.baseAddress!, count) == 0
                 }
-                for y in 0..<lhs.height where memcmp(a.baseAddress! + y * lhs.bytesPerRow,
-                                                     b.baseAddress! + y * rhs.bytesPerRow, rowBytes) != 0 {
+                for y in 0..<lhs.height
+                where memcmp(
+                    a.baseAddress! + y * lhs.bytesPerRow,
+                    b.baseAddress! + y * rhs.bytesPerRow, rowBytes) != 0
+                {
                     return false
                 }
                 return true

@@ -57,14 +57,14 @@ private struct OrientationPlan {
         let lastY = (height - 1) * bytesPerRow
         // Inverting "lands at" from the table above: output (dx, dy) reads the stored pixel at
         switch orientation {
-        case .up:            (origin, rowStep, pixelStep) = (0, bytesPerRow, bpp)                 // (dx, dy)
-        case .upMirrored:    (origin, rowStep, pixelStep) = (lastX, bytesPerRow, -bpp)            // (W-1-dx, dy)
-        case .down:          (origin, rowStep, pixelStep) = (lastX + lastY, -bytesPerRow, -bpp)   // (W-1-dx, H-1-dy)
-        case .downMirrored:  (origin, rowStep, pixelStep) = (lastY, -bytesPerRow, bpp)            // (dx, H-1-dy)
-        case .leftMirrored:  (origin, rowStep, pixelStep) = (0, bpp, bytesPerRow)                 // (dy, dx)
-        case .right:         (origin, rowStep, pixelStep) = (lastY, bpp, -bytesPerRow)            // (dy, H-1-dx)
-        case .rightMirrored: (origin, rowStep, pixelStep) = (lastX + lastY, -bpp, -bytesPerRow)   // (W-1-dy, H-1-dx)
-        case .left:          (origin, rowStep, pixelStep) = (lastX, -bpp, bytesPerRow)            // (W-1-dy, dx)
+        case .up: (origin, rowStep, pixelStep) = (0, bytesPerRow, bpp)  // (dx, dy)
+        case .upMirrored: (origin, rowStep, pixelStep) = (lastX, bytesPerRow, -bpp)  // (W-1-dx, dy)
+        case .down: (origin, rowStep, pixelStep) = (lastX + lastY, -bytesPerRow, -bpp)  // (W-1-dx, H-1-dy)
+        case .downMirrored: (origin, rowStep, pixelStep) = (lastY, -bytesPerRow, bpp)  // (dx, H-1-dy)
+        case .leftMirrored: (origin, rowStep, pixelStep) = (0, bpp, bytesPerRow)  // (dy, dx)
+        case .right: (origin, rowStep, pixelStep) = (lastY, bpp, -bytesPerRow)  // (dy, H-1-dx)
+        case .rightMirrored: (origin, rowStep, pixelStep) = (lastX + lastY, -bpp, -bytesPerRow)  // (W-1-dy, H-1-dx)
+        case .left: (origin, rowStep, pixelStep) = (lastX, -bpp, bytesPerRow)  // (W-1-dy, dx)
         }
         walksColumns = orientation.swapsDimensions
     }

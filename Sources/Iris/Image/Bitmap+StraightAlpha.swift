@@ -9,8 +9,9 @@ extension Bitmap {
         let (width, height, stride) = (width, height, bytesPerRow)
         out.withUnsafeMutableBytes { bytes in
             for y in 0..<height {
-                PixelConversion.premultiplyRGBA(UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<(y * stride + width * 4)]),
-                                                pixelCount: width)
+                PixelConversion.premultiplyRGBA(
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<(y * stride + width * 4)]),
+                    pixelCount: width)
             }
         }
         return out

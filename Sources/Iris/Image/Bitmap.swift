@@ -86,7 +86,10 @@ public struct Bitmap: Sendable {
             let p = storage.bytes.assumingMemoryBound(to: UInt8.self)
             for y in 0..<height {
                 var index = y * stride + 3
-                for _ in 0..<width { p[index] = 255; index += 4 }
+                for _ in 0..<width {
+                    p[index] = 255
+                    index += 4
+                }
             }
         }
     }
@@ -96,7 +99,8 @@ public struct Bitmap: Sendable {
     public init?(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8]) {
         let stride = bytesPerRow ?? width * format.bytesPerPixel
         guard width >= 0, height >= 0, stride >= width * format.bytesPerPixel,
-              pixels.count >= stride * height else { return nil }
+            pixels.count >= stride * height
+        else { return nil }
         self.width = width
         self.height = height
         self.format = format
@@ -106,8 +110,10 @@ public struct Bitmap: Sendable {
 
     /// A tightly packed bitmap whose bytes `fill` writes, every one of them, straight into the
     /// new storage (nothing is zeroed first).
-    init(width: Int, height: Int, format: PixelFormat,
-         initializingWith fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+    init(
+        width: Int, height: Int, format: PixelFormat,
+        initializingWith fill: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) rethrows {
         precondition(width >= 0 && height >= 0, "Bitmap size must not be negative")
         self.width = width
         self.height = height
@@ -167,8 +173,9 @@ public struct Bitmap: Sendable {
                 let v = p[offset]
                 return RGBA(r: v, g: v, b: v, a: 255)
             }
-            return RGBA(r: p[offset + format.redOffset], g: p[offset + 1], b: p[offset + format.blueOffset],
-                        a: format.hasAlpha ? p[offset + 3] : 255)
+            return RGBA(
+                r: p[offset + format.redOffset], g: p[offset + 1], b: p[offset + format.blueOffset],
+                a: format.hasAlpha ? p[offset + 3] : 255)
         }
     }
 

@@ -13,8 +13,10 @@ final class BitmapRenderingMemo: Sendable {
     private let kept = LockedState<(storage: ObjectIdentifier, space: ColorSpace, image: any AnyObject & Sendable)?>(nil)
 
     /// The image kept for `storage` in `space`, else the one `make` makes (then kept).
-    func image<Image: AnyObject & Sendable>(for storage: BitmapStorage, in space: ColorSpace,
-                                            make: () -> Image?) -> Image? {
+    func image<Image: AnyObject & Sendable>(
+        for storage: BitmapStorage, in space: ColorSpace,
+        make: () -> Image?
+    ) -> Image? {
         let identity = ObjectIdentifier(storage)
         if let kept = kept.withLock({ $0 }), kept.storage == identity, kept.space == space, let image = kept.image as? Image {
             return image

@@ -69,7 +69,8 @@ extension Bitmap {
 
     /// Retains the storage and returns its bytes; see ``RetainedBytes``.
     func retainedBytes() -> RetainedBytes {
-        RetainedBytes(context: Unmanaged.passRetained(storage).toOpaque(),
-                      base: UnsafeRawPointer(storage.bytes), count: storage.count)
+        RetainedBytes(
+            context: Unmanaged.passRetained(storage).toOpaque(),
+            base: UnsafeRawPointer(storage.bytes), count: storage.count)
     }
 }

@@ -1,4 +1,3 @@
-
 /// The size an image will be shown at, in pixels: decoders shrink to it while decoding.
 ///
 /// Aspect ratio is always kept. Images smaller than the target stay as they are unless

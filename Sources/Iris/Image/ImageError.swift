@@ -75,7 +75,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .overLimit(let violation):
             switch violation {
             case let .pixels(width, height, limit):
-                return "image is \(width)×\(height) (\(Self.pixelAmount(Double(width) * Double(height)))), over the \(Self.pixelAmount(Double(limit))) limit"
+                return
+                    "image is \(width)×\(height) (\(Self.pixelAmount(Double(width) * Double(height)))), over the \(Self.pixelAmount(Double(limit))) limit"
             case let .frames(count, limit):
                 return "animation has \(count.grouped) frames, over the limit of \(limit.grouped)"
             case let .decodedBytes(bytes, limit):

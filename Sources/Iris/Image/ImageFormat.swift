@@ -82,7 +82,7 @@ private enum ImageFormatNames {
     static func register(_ identifier: String, name: String, fileExtension: String?) {
         guard wellKnown[identifier] == nil else { return }
         registered.withLock { names in
-            if names[identifier] == nil { names[identifier] = (name, fileExtension) }   // the first one made names it
+            if names[identifier] == nil { names[identifier] = (name, fileExtension) }  // the first one made names it
         }
     }
 

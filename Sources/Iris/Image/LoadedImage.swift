@@ -34,8 +34,10 @@ public struct LoadedImage: Sendable {
     public var serviceRendition: ImageRendition?
 
     /// Makes a loaded image.
-    public init(bitmap: Bitmap, animation: Animation? = nil, format: ImageFormat, sourceSize: PixelSize,
-                orientation: Orientation = .up, isPreview: Bool = false, data: Data? = nil, video: EncodedVideo? = nil) {
+    public init(
+        bitmap: Bitmap, animation: Animation? = nil, format: ImageFormat, sourceSize: PixelSize,
+        orientation: Orientation = .up, isPreview: Bool = false, data: Data? = nil, video: EncodedVideo? = nil
+    ) {
         self.bitmap = bitmap
         self.animation = animation
         self.format = format

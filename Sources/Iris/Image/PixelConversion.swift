@@ -23,7 +23,9 @@ enum PixelConversion {
         for _ in 0..<pixelCount {
             let a = UInt32(p[i + 3])
             if a == 0 {
-                p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
+                p[i] = 0
+                p[i + 1] = 0
+                p[i + 2] = 0
             } else if a != 255 {
                 p[i] = UInt8(min(255, (UInt32(p[i]) * 255 + a / 2) / a))
                 p[i + 1] = UInt8(min(255, (UInt32(p[i + 1]) * 255 + a / 2) / a))
@@ -41,14 +43,15 @@ enum PixelConversion {
     }
 }
 
-
 extension PixelConversion {
     /// Converts `count` pixels from `source` layout at `from` to `target` layout at `to`.
     ///
     /// Colour to grey takes Rec. 601 luma; grey to colour repeats the level, opaque. Dropping
     /// alpha keeps the premultiplied colour (a composite over black); gaining it sets 255.
-    static func convertRow(from: UnsafeRawPointer, _ source: PixelFormat,
-                           to: UnsafeMutableRawPointer, _ target: PixelFormat, count: Int) {
+    static func convertRow(
+        from: UnsafeRawPointer, _ source: PixelFormat,
+        to: UnsafeMutableRawPointer, _ target: PixelFormat, count: Int
+    ) {
         switch (source.bytesPerPixel, target.bytesPerPixel) {
         case (1, 1):
             to.copyMemory(from: from, byteCount: count)
@@ -72,8 +75,10 @@ extension PixelConversion {
 
     /// Between four-byte layouts: red and blue exchange places when the orders differ; the
     /// fourth byte becomes 255 unless both layouts have alpha.
-    private static func convertFourByteRow(from: UnsafeRawPointer, _ source: PixelFormat,
-                                           to: UnsafeMutableRawPointer, _ target: PixelFormat, count: Int) {
+    private static func convertFourByteRow(
+        from: UnsafeRawPointer, _ source: PixelFormat,
+        to: UnsafeMutableRawPointer, _ target: PixelFormat, count: Int
+    ) {
         // Words read little-endian: byte 0 is the low byte, the fourth byte the high one.
         let opaque: UInt32 = source.hasAlpha && target.hasAlpha ? 0 : 0xFF00_0000
         if source.isBlueFirst == target.isBlueFirst {

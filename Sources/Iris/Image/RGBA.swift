@@ -11,7 +11,10 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
 
     /// Makes a pixel from its four channels.
     public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
-        self.r = r; self.g = g; self.b = b; self.a = a
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
     }
 
     /// Rec. 601 luma of the colour, rounded.

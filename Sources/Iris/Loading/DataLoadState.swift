@@ -31,8 +31,10 @@ struct DataLoadState {
     private var head = Data()
     private var isChecked = false
 
-    init(url: URL?, timeout: TimeInterval? = nil, clock: LoadClock = .continuous, byteLimit: Int? = nil,
-         continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation) {
+    init(
+        url: URL?, timeout: TimeInterval? = nil, clock: LoadClock = .continuous, byteLimit: Int? = nil,
+        continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
+    ) {
         self.url = url
         self.timeout = timeout
         self.clock = clock
@@ -89,7 +91,7 @@ struct DataLoadState {
         switch check() {
         case .reject(let format): return .failure(.notAnImage(format, url: url))
         case .yield(let data): return .success(data)
-        case .wait, .overLimit: return .success(nil) // check() never gives .overLimit
+        case .wait, .overLimit: return .success(nil)  // check() never gives .overLimit
         }
     }
 
@@ -120,8 +122,9 @@ struct DataLoadState {
     }
 
     private func connectionLost(expected: Int, cause: (any Error)? = nil) -> ImageError {
-        .network(reason: "connection lost after \(receivedLength.grouped) of \(expected.grouped) bytes", url: url,
-                 cause: ErrorCause(cause))
+        .network(
+            reason: "connection lost after \(receivedLength.grouped) of \(expected.grouped) bytes", url: url,
+            cause: ErrorCause(cause))
     }
 
     private mutating func check() -> Action {

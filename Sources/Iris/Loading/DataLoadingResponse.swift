@@ -36,9 +36,10 @@ public struct DataLoadingResponse: Sendable, Equatable {
         for (name, value) in http?.allHeaderFields ?? [:] {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
-        self.init(statusCode: http?.statusCode,
-                  expectedLength: response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil,
-                  mimeType: response.mimeType, headers: headers)
+        self.init(
+            statusCode: http?.statusCode,
+            expectedLength: response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil,
+            mimeType: response.mimeType, headers: headers)
     }
 
     /// The value of the header `name`, whatever the case of its letters.

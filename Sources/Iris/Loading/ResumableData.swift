@@ -25,7 +25,7 @@ struct ResumableData: Sendable, Hashable {
     /// cannot be used with `If-Range` (RFC 9110 §13.1.5).
     static func validator(of response: DataLoadingResponse) -> String? {
         guard let ranges = response.value(forHTTPHeaderField: "Accept-Ranges"),
-              ranges.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "bytes" })
+            ranges.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "bytes" })
         else { return nil }
         if let etag = response.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/"), !etag.isEmpty { return etag }
         if let lastModified = response.value(forHTTPHeaderField: "Last-Modified"), !lastModified.isEmpty { return lastModified }
@@ -46,7 +46,8 @@ struct ResumableData: Sendable, Hashable {
         guard let contentRange, contentRange.hasPrefix("bytes ") else { return false }
         let spec = contentRange.dropFirst("bytes ".count).split(separator: "/", maxSplits: 1)
         guard spec.count == 2, let start = spec[0].split(separator: "-").first.flatMap({ Int($0) }),
-              start == data.count else { return false }
+            start == data.count
+        else { return false }
         if let totalLength, let total = Int(spec[1]), total != totalLength { return false }
         return true
     }

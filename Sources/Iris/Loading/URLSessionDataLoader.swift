@@ -49,7 +49,7 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
 
     /// A loader whose timeouts run on `clock` (a test's clock, which it moves itself).
     convenience init<C: Clock>(configuration: URLSessionConfiguration = .default, timeout: TimeInterval = 60, clock: C)
-        where C.Duration == Duration {
+    where C.Duration == Duration {
         self.init(configuration: configuration, timeout: timeout, clock: LoadClock(clock))
     }
 

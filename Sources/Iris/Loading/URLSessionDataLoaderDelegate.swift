@@ -24,8 +24,10 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
     /// Routes `task`'s events to `continuation` from now on; with a `timeout`, ends the load with
     /// a timed-out error once that many seconds pass without a response or body. Call before
     /// resuming `task`.
-    func register(_ task: URLSessionTask, url: URL?, timeout: TimeInterval? = nil, byteLimit: Int? = nil,
-                  continuation: Continuation) {
+    func register(
+        _ task: URLSessionTask, url: URL?, timeout: TimeInterval? = nil, byteLimit: Int? = nil,
+        continuation: Continuation
+    ) {
         let id = task.taskIdentifier
         var load = DataLoadState(url: url, timeout: timeout, clock: clock, byteLimit: byteLimit, continuation: continuation)
         load.task = task
@@ -35,7 +37,7 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
                 load.watchdog = Task { [weak self, clock] in
                     var deadline = deadline
                     while true {
-                        do { try await clock.sleep(deadline) } catch { return } // cancelled: the load ended
+                        do { try await clock.sleep(deadline) } catch { return }  // cancelled: the load ended
                         guard let next = self?.checkIdle(id) else { return }
                         deadline = next
                     }
@@ -67,8 +69,10 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
         return load
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         let id = dataTask.taskIdentifier
         let described = DataLoadingResponse(response)
         let status = described.statusCode

@@ -58,19 +58,21 @@ extension ImagePipeline {
         /// loader is given; decoded images are kept in a new ``MemoryCache`` (pass `nil` for
         /// none); no disk cache unless given. Decodes and processing default to one per
         /// active core.
-        public init(dataLoader: any DataLoading = URLSessionDataLoader(),
-                    dataCache: (any DataCaching)? = nil,
-                    memoryCache: (any ImageCaching)? = MemoryCache(),
-                    decoders: ImageDecoderRegistry = .standard,
-                    limits: DecodingLimits = .default,
-                    maxConcurrentDownloads: Int = 6,
-                    maxConcurrentDataCacheReads: Int = 2,
-                    maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maxConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
-                    resumableData: ResumableDataStore? = ResumableDataStore(),
-                    isProgressiveDecodingEnabled: Bool = false,
-                    maxDataBytes: Int = Configuration.defaultMaxDataBytes) {
+        public init(
+            dataLoader: any DataLoading = URLSessionDataLoader(),
+            dataCache: (any DataCaching)? = nil,
+            memoryCache: (any ImageCaching)? = MemoryCache(),
+            decoders: ImageDecoderRegistry = .standard,
+            limits: DecodingLimits = .default,
+            maxConcurrentDownloads: Int = 6,
+            maxConcurrentDataCacheReads: Int = 2,
+            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            maxConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
+            cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
+            resumableData: ResumableDataStore? = ResumableDataStore(),
+            isProgressiveDecodingEnabled: Bool = false,
+            maxDataBytes: Int = Configuration.defaultMaxDataBytes
+        ) {
             self.dataLoader = dataLoader
             self.dataCache = dataCache
             self.memoryCache = memoryCache

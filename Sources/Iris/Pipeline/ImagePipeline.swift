@@ -72,9 +72,10 @@ public final class ImagePipeline: Sendable {
         let liveRequests = graph.liveRequests
         liveRequests.withLock { $0 += 1 }
         task.onCompletion { _ in liveRequests.withLock { $0 -= 1 } }
-        task.attach(graph.processImage(request, keys: keys, priority: request.priority) { [task] event in
-            task.receive(event)
-        })
+        task.attach(
+            graph.processImage(request, keys: keys, priority: request.priority) { [task] event in
+                task.receive(event)
+            })
         return task
     }
 

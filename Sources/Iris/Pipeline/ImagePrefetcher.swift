@@ -1,4 +1,3 @@
-
 /// Loads images ahead of time — the rows a list is about to show — at low priority, so they
 /// are ready when needed.
 ///
@@ -59,8 +58,10 @@ public final class ImagePrefetcher: Sendable {
     private let state = LockedState(State())
 
     /// Makes a prefetcher that loads through `pipeline` into `destination` at `priority`.
-    public init(pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,
-                priority: ImageRequest.Priority = .low) {
+    public init(
+        pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,
+        priority: ImageRequest.Priority = .low
+    ) {
         self.pipeline = pipeline
         self.destination = destination
         self.priority = priority
@@ -93,8 +94,12 @@ public final class ImagePrefetcher: Sendable {
     /// Stops prefetching `requests`.
     public func stopPrefetching(with requests: [ImageRequest]) {
         let (cancels, waiters) = state.withLock { state in
-            (requests.compactMap { state.entries.removeValue(forKey: Key(pipeline.graph.keys(for: $0), destination: destination))?.cancel },
-             state.takeWaitersIfIdle())
+            (
+                requests.compactMap {
+                    state.entries.removeValue(forKey: Key(pipeline.graph.keys(for: $0), destination: destination))?.cancel
+                },
+                state.takeWaitersIfIdle()
+            )
         }
         for cancel in cancels { cancel() }
         for waiter in waiters { waiter.resume() }

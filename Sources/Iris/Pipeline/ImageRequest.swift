@@ -83,9 +83,11 @@ public struct ImageRequest: Sendable {
     public var options: Options
 
     /// Makes a request; by default for the full-size image at scale 1, unprocessed.
-    public init(source: Source, targetSize: CGSize? = nil, contentMode: ContentMode = .fit, scale: Double = 1,
-                processors: [any ImageProcessing] = [], priority: Priority = .normal,
-                cachePolicy: CachePolicy = .useCache, options: Options = Options()) {
+    public init(
+        source: Source, targetSize: CGSize? = nil, contentMode: ContentMode = .fit, scale: Double = 1,
+        processors: [any ImageProcessing] = [], priority: Priority = .normal,
+        cachePolicy: CachePolicy = .useCache, options: Options = Options()
+    ) {
         self.source = source
         self.targetSize = targetSize
         self.contentMode = contentMode
@@ -97,19 +99,23 @@ public struct ImageRequest: Sendable {
     }
 
     /// A request for a URL (`file:` URLs are read as files).
-    public init(url: URL, targetSize: CGSize? = nil, contentMode: ContentMode = .fit, scale: Double = 1,
-                processors: [any ImageProcessing] = [], priority: Priority = .normal,
-                cachePolicy: CachePolicy = .useCache, options: Options = Options()) {
-        self.init(source: url.isFileURL ? .file(url) : .url(url), targetSize: targetSize, contentMode: contentMode,
-                  scale: scale, processors: processors, priority: priority, cachePolicy: cachePolicy, options: options)
+    public init(
+        url: URL, targetSize: CGSize? = nil, contentMode: ContentMode = .fit, scale: Double = 1,
+        processors: [any ImageProcessing] = [], priority: Priority = .normal,
+        cachePolicy: CachePolicy = .useCache, options: Options = Options()
+    ) {
+        self.init(
+            source: url.isFileURL ? .file(url) : .url(url), targetSize: targetSize, contentMode: contentMode,
+            scale: scale, processors: processors, priority: priority, cachePolicy: cachePolicy, options: options)
     }
 
     /// The target the decoder shrinks to, in **pixels**: ``targetSize`` (points) × ``scale``,
     /// rounded; `nil` when no target size is set.
     public var decodeTarget: DecodeTarget? {
         guard let targetSize, targetSize.width > 0, targetSize.height > 0 else { return nil }
-        let size = PixelSize(width: max(1, Int((Double(targetSize.width) * scale).rounded())),
-                             height: max(1, Int((Double(targetSize.height) * scale).rounded())))
+        let size = PixelSize(
+            width: max(1, Int((Double(targetSize.width) * scale).rounded())),
+            height: max(1, Int((Double(targetSize.height) * scale).rounded())))
         return DecodeTarget(size: size, contentMode: contentMode)
     }
 }

@@ -1,4 +1,3 @@
-
 /// One request running in an ``ImagePipeline``: its progress, its priority, its result.
 ///
 /// Identical work is shared with other tasks (coalescing); cancelling this task only leaves that
@@ -134,7 +133,11 @@ public final class ImageTask: Sendable {
 
     /// Ends the task with `result`; the first result wins.
     func complete(with result: Result<LoadedImage, ImageError>) {
-        let ended = state.withLock { state -> (StageSubscription<StageImage, LoadedImage>?, [CheckedContinuation<Result<LoadedImage, ImageError>, Never>], [@Sendable (Result<LoadedImage, ImageError>) -> Void])? in
+        let ended = state.withLock {
+            state -> (
+                StageSubscription<StageImage, LoadedImage>?, [CheckedContinuation<Result<LoadedImage, ImageError>, Never>],
+                [@Sendable (Result<LoadedImage, ImageError>) -> Void]
+            )? in
             guard state.result == nil else { return nil }
             state.result = result
             defer {

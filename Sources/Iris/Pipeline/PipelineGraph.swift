@@ -66,16 +66,20 @@ final class PipelineGraph: Sendable {
     // MARK: The stages, downstream first
 
     /// Subscribes to the process stage for `request`: the image as the caller gets it.
-    func processImage(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
-                      observer: @escaping ProcessStage.Observer) -> StageSubscription<StageImage, LoadedImage> {
+    func processImage(
+        _ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
+        observer: @escaping ProcessStage.Observer
+    ) -> StageSubscription<StageImage, LoadedImage> {
         processStages.subscribe(to: keys.process, priority: priority, observer: observer) {
             ProcessStage(graph: self, request: request, keys: keys)
         }
     }
 
     /// Subscribes to the decode stage for `request`.
-    func decodeImage(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
-                     observer: @escaping DecodeStage.Observer) -> StageSubscription<StageImage, LoadedImage> {
+    func decodeImage(
+        _ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
+        observer: @escaping DecodeStage.Observer
+    ) -> StageSubscription<StageImage, LoadedImage> {
         decodeStages.subscribe(to: keys.decode, priority: priority, observer: observer) {
             DecodeStage(graph: self, request: request, keys: keys)
         }
@@ -83,8 +87,10 @@ final class PipelineGraph: Sendable {
 
     /// Subscribes to the fetch stage for `request`'s original data (which reads the disk cache
     /// first when `keys.fetch` says so).
-    func fetchData(_ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
-                   observer: @escaping FetchDataStage.Observer) -> StageSubscription<Data, Data> {
+    func fetchData(
+        _ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
+        observer: @escaping FetchDataStage.Observer
+    ) -> StageSubscription<Data, Data> {
         fetchDataStages.subscribe(to: keys.fetch, priority: priority, observer: observer) {
             FetchDataStage(graph: self, request: request, keys: keys)
         }
@@ -140,8 +146,9 @@ final class PipelineGraph: Sendable {
     /// A snapshot of what is in flight (each part read on its own, so not atomic as a whole).
     var inFlight: InFlight {
         let queues = [dataCacheQueue, loadQueue, decodeQueue, processQueue]
-        return InFlight(requests: liveRequests.withLock { $0 },
-                        fetchStages: fetchDataStages.count, decodeStages: decodeStages.count, processStages: processStages.count,
-                        queuedJobs: queues.reduce(0) { $0 + $1.queuedCount }, runningJobs: queues.reduce(0) { $0 + $1.runningCount })
+        return InFlight(
+            requests: liveRequests.withLock { $0 },
+            fetchStages: fetchDataStages.count, decodeStages: decodeStages.count, processStages: processStages.count,
+            queuedJobs: queues.reduce(0) { $0 + $1.queuedCount }, runningJobs: queues.reduce(0) { $0 + $1.runningCount })
     }
 }

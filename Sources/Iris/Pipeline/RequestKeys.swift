@@ -80,18 +80,22 @@ package struct RequestKeys: Sendable {
     /// costs every call (a memory hit included) a copy of the request.
     /// With an image `service`, a URL it renders, requested at a target, is keyed as the
     /// service's rendition of it (``ServedSource``).
-    static func derive(for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?,
-                       service: ServiceRouting? = nil) -> RequestKeys {
+    static func derive(
+        for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?,
+        service: ServiceRouting? = nil
+    ) -> RequestKeys {
         var (data, viaLoader) = dataKey(for: request, cacheKeyFilter: cacheKeyFilter)
         let target = request.decodeTarget
         if let service, let served = service.route(request, target: target) {
             data = DataKey(data.name, rendition: served.keyPrefix)
         }
-        return RequestKeys(image: ImageCacheKey(data: data, target: target,
-                                                skipsOrientation: request.options.skipsOrientation,
-                                                processors: request.processors.map(\.identifier)),
-                           cachePolicy: request.cachePolicy,
-                           readsDisk: viaLoader && request.cachePolicy != .reloadIgnoringCache)
+        return RequestKeys(
+            image: ImageCacheKey(
+                data: data, target: target,
+                skipsOrientation: request.options.skipsOrientation,
+                processors: request.processors.map(\.identifier)),
+            cachePolicy: request.cachePolicy,
+            readsDisk: viaLoader && request.cachePolicy != .reloadIgnoringCache)
     }
 
     /// The data key, and whether the source goes through the data loader (read in the same

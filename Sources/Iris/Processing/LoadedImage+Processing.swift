@@ -13,8 +13,10 @@ extension LoadedImage {
     }
 
     /// `processors` run in order on `image`, stopping at the first error.
-    static func run(_ processors: [any ImageProcessing], on image: LoadedImage,
-                    checkingCancellation: Bool) -> Result<LoadedImage, ImageError> {
+    static func run(
+        _ processors: [any ImageProcessing], on image: LoadedImage,
+        checkingCancellation: Bool
+    ) -> Result<LoadedImage, ImageError> {
         var image = image
         for processor in processors {
             if checkingCancellation, Task.isCancelled { return .failure(.cancelled) }

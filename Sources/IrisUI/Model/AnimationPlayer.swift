@@ -71,7 +71,7 @@ public final class AnimationPlayer {
                 do {
                     try await clock.sleepFromNow(.seconds(wait))
                 } catch {
-                    return                               // cancelled: paused or released
+                    return  // cancelled: paused or released
                 }
             }
         }
@@ -101,7 +101,7 @@ public final class AnimationPlayer {
         guard isPlaying, !Task.isCancelled else { return nil }
         tick()
         guard let wait = timeline.secondsToNextChange(afterElapsed: elapsed) else {
-            pause()                                      // the last loop is over: the last frame stays
+            pause()  // the last loop is over: the last frame stays
             hasFinished = true
             return nil
         }

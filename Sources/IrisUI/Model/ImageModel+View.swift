@@ -17,9 +17,10 @@ extension ImageModel {
     public func load(_ request: ImageRequest, in slot: ImageSlot, displayScale: Double) {
         let dataKey = pipeline.sourceKey(for: request)
         let shownOfSource = imageShown(ofSource: request, dataKey: dataKey)
-        let plan = sizing.plan(for: request, dataKey: dataKey, in: slot, displayScale: displayScale,
-                               contentMode: slotContentMode,
-                               shown: shownOfSource.flatMap { $0.serviceRendition == nil ? ($0.sourceSize, $0.bitmap.size) : nil })
+        let plan = sizing.plan(
+            for: request, dataKey: dataKey, in: slot, displayScale: displayScale,
+            contentMode: slotContentMode,
+            shown: shownOfSource.flatMap { $0.serviceRendition == nil ? ($0.sourceSize, $0.bitmap.size) : nil })
         switch plan {
         case .noDisplay:
             if let shown = self.request, pipeline.sourceKey(for: shown) == dataKey { return }
@@ -43,8 +44,9 @@ extension ImageModel {
     /// processors) at any decode size.
     private func imageShown(ofSource request: ImageRequest, dataKey: String) -> LoadedImage? {
         guard let image = phase.loadedImage, !image.isPreview, let shown = self.request,
-              pipeline.sourceKey(for: shown) == dataKey,
-              pipeline.imageKey(for: shown).source == pipeline.imageKey(for: request).source else { return nil }
+            pipeline.sourceKey(for: shown) == dataKey,
+            pipeline.imageKey(for: shown).source == pipeline.imageKey(for: request).source
+        else { return nil }
         return image
     }
 
@@ -102,9 +104,11 @@ extension ImageModel {
     /// of that key; without it, views made at the same `place` with equal `Hashable` ids share
     /// it (a `List` row made again finds it in memory), and nothing else does. `place` `nil`, or
     /// an id that is not `Hashable`, keeps the image this model's own.
-    public func dataRequest(id: some Equatable & Sendable, cacheKey: String? = nil, targetSize: CGSize? = nil,
-                            place: ViewPlace? = nil,
-                            load: @escaping @Sendable () async throws -> Data) -> ImageRequest {
+    public func dataRequest(
+        id: some Equatable & Sendable, cacheKey: String? = nil, targetSize: CGSize? = nil,
+        place: ViewPlace? = nil,
+        load: @escaping @Sendable () async throws -> Data
+    ) -> ImageRequest {
         let key = sizing.dataSourceKeys.key(id: id, cacheKey: cacheKey, place: place)
         let request = ImageRequest(source: .data(id: key.string, load: load), targetSize: targetSize)
         if key.isPrivate { privateEntries.addPrivateKey(pipeline.dataKey(for: request)) }
@@ -190,8 +194,10 @@ extension ImageModel {
     /// is on screen, whether its window is visible, whether it is inside its scroll view's
     /// visible area, and whether it animates (`.animatesFrames`): the animation plays while any
     /// view showing it can see it. `nil` leaves a condition as it was. Never loads or cancels.
-    public func viewer(_ viewer: ImageViewer, onScreen: Bool? = nil, window: Bool? = nil,
-                       scrollViewport: Bool? = nil, animates: Bool? = nil) {
+    public func viewer(
+        _ viewer: ImageViewer, onScreen: Bool? = nil, window: Bool? = nil,
+        scrollViewport: Bool? = nil, animates: Bool? = nil
+    ) {
         playback.update {
             $0.update(.shared(ObjectIdentifier(viewer))) { state in
                 if let onScreen { state.onScreen = onScreen }

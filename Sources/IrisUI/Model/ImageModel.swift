@@ -173,7 +173,7 @@ public final class ImageModel {
         sizing.viewRequest = nil
         sizing.forgetDecodes()
         failedAttempts = 0
-        if phase.kind != .empty { setPhase(.empty, animated: false) }   // an empty model stays quiet
+        if phase.kind != .empty { setPhase(.empty, animated: false) }  // an empty model stays quiet
     }
 
     /// Loads the current request again after a failure (or a cancel), skipping nothing: the
@@ -216,7 +216,7 @@ public final class ImageModel {
         let generation = generation
         let task = pipeline.task(for: request, keys: keys)
         inFlight.task = task
-        if let result = task.result {      // raced into the memory cache: shown at once, as a hit
+        if let result = task.result {  // raced into the memory cache: shown at once, as a hit
             finish(result, generation: generation, animated: false)
             return
         }
@@ -235,7 +235,7 @@ public final class ImageModel {
             } else {
                 await Self.forwardProgress(of: task, to: model, generation: generation)
             }
-            guard let result = task.result else { return }   // cancelled before it ended
+            guard let result = task.result else { return }  // cancelled before it ended
             self?.finish(result, generation: generation, animated: true)
         }
     }
@@ -252,7 +252,7 @@ public final class ImageModel {
         guard generation == self.generation else { return }
         switch phase {
         case .loading: setPhase(.loading(progress), animated: false)
-        case .empty, .preview, .success, .failure: break    // a shown preview stays up
+        case .empty, .preview, .success, .failure: break  // a shown preview stays up
         }
     }
 
@@ -291,7 +291,7 @@ public final class ImageModel {
             do {
                 try await clock.sleepFromNow(delay)
             } catch {
-                return                                   // cancelled: a new load, or off screen
+                return  // cancelled: a new load, or off screen
             }
             guard let self, generation == self.generation else { return }
             self.retryTimer = nil
@@ -335,10 +335,11 @@ public final class ImageModel {
 
     private func applyPhase(_ newPhase: ImagePhase, animated: Bool) {
         playback.show(newPhase, dataKey: { [request, pipeline] in request.map(pipeline.sourceKey(for:)) }, clock: clock)
-        let isResult = switch newPhase {
-        case .success, .failure: true
-        case .empty, .loading, .preview: false
-        }
+        let isResult =
+            switch newPhase {
+            case .success, .failure: true
+            case .empty, .loading, .preview: false
+            }
         shown = Shown(phase: newPhase, animatesPhaseChange: animated, resultCount: shown.resultCount &+ (isResult ? 1 : 0))
         phaseObserver?(newPhase)
     }

@@ -113,8 +113,9 @@ extension LoadedImage {
         let shrink = max(1, Double(max(width, height)) / Double(Self.hollowSide))
         let hollowWidth = max(1, Int((Double(width) / shrink).rounded()))
         let hollowHeight = max(1, Int((Double(height) / shrink).rounded()))
-        var hollow = LoadedImage(bitmap: Bitmap(width: hollowWidth, height: hollowHeight, format: .rgba8), format: format,
-                                 sourceSize: sourceSize)
+        var hollow = LoadedImage(
+            bitmap: Bitmap(width: hollowWidth, height: hollowHeight, format: .rgba8), format: format,
+            sourceSize: sourceSize)
         hollow.scale = scale * Double(hollowWidth) / Double(width)
         return hollow
     }

@@ -14,8 +14,10 @@ public struct ImageViewSettings: Sendable {
     public var processors: [any ImageProcessing]?
 
     /// Makes settings; `nil` keeps what the request says.
-    public init(contentMode: ContentMode? = nil, priority: ImageRequest.Priority? = nil,
-                processors: [any ImageProcessing]? = nil) {
+    public init(
+        contentMode: ContentMode? = nil, priority: ImageRequest.Priority? = nil,
+        processors: [any ImageProcessing]? = nil
+    ) {
         self.contentMode = contentMode
         self.priority = priority
         self.processors = processors

@@ -49,7 +49,8 @@ final class ModelPlayback {
 
     private func showAnimation(of phase: ImagePhase, clock: any Clock<Duration>) {
         guard case .success(let image) = phase, image.video == nil, let animation = image.animation,
-              animation.frameCount > 1 else {
+            animation.frameCount > 1
+        else {
             animationPlayer?.pause()
             if animationPlayer != nil { animationPlayer = nil }
             return

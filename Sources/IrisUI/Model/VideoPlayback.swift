@@ -97,7 +97,7 @@ public final class VideoPlayback {
     private func apply(wantsPlayer wanted: Bool, isPlaying playing: Bool) {
         if wantsPlayer != wanted {
             wantsPlayer = wanted
-            if !wanted, isReadyForDisplay { isReadyForDisplay = false }   // a new player shows the poster first
+            if !wanted, isReadyForDisplay { isReadyForDisplay = false }  // a new player shows the poster first
         }
         if isPlaying != playing { isPlaying = playing }
     }

@@ -34,10 +34,15 @@ struct ViewSizing {
     /// What `request` shown in `slot` on a display of `displayScale` needs, given the image
     /// shown (`shown`: its source size and its pixels, when it is of the same source):
     /// `contentMode` is the view's (``ImageModel/slotContentMode``).
-    mutating func plan(for request: ImageRequest, dataKey: String, in slot: ImageSlot, displayScale: Double,
-                       contentMode: ContentMode?, shown: (source: PixelSize, pixels: PixelSize)?) -> Plan {
-        guard let target = ViewTargetSize.decodeTarget(for: slot, displayScale: displayScale, imageScale: request.scale,
-                                                       contentMode: contentMode) else { return .noDisplay }
+    mutating func plan(
+        for request: ImageRequest, dataKey: String, in slot: ImageSlot, displayScale: Double,
+        contentMode: ContentMode?, shown: (source: PixelSize, pixels: PixelSize)?
+    ) -> Plan {
+        guard
+            let target = ViewTargetSize.decodeTarget(
+                for: slot, displayScale: displayScale, imageScale: request.scale,
+                contentMode: contentMode)
+        else { return .noDisplay }
         naturalScale = request.scale
         switch tracker.decision(for: target, dataKey: dataKey, shown: shown) {
         case .load(let target): return .load(Self.sized(request, for: target))
@@ -49,8 +54,9 @@ struct ViewSizing {
     /// `request` with the target size, scale and content mode of `target`.
     static func sized(_ request: ImageRequest, for target: ViewTargetSize.Target) -> ImageRequest {
         var sized = request
-        sized.targetSize = CGSize(width: Double(target.pixels.width) / target.scale,
-                                  height: Double(target.pixels.height) / target.scale)
+        sized.targetSize = CGSize(
+            width: Double(target.pixels.width) / target.scale,
+            height: Double(target.pixels.height) / target.scale)
         sized.scale = target.scale
         sized.contentMode = target.contentMode
         return sized
@@ -88,8 +94,10 @@ extension ImageRequest {
         var request = self
         if let contentMode { request.contentMode = contentMode }
         guard request.targetSize == nil,
-              let target = ViewTargetSize.decodeTarget(for: slot, displayScale: displayScale, imageScale: request.scale,
-                                                       contentMode: contentMode) else { return request }
+            let target = ViewTargetSize.decodeTarget(
+                for: slot, displayScale: displayScale, imageScale: request.scale,
+                contentMode: contentMode)
+        else { return request }
         return ViewSizing.sized(request, for: target)
     }
 }

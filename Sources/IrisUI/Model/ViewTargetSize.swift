@@ -44,8 +44,10 @@ enum ViewTargetSize {
     /// - both open: the image's natural size (up to ``openSidePixels`` a side) at `imageScale`
     ///   pixels per point, as `AsyncImage(url:scale:)` shows it.
     /// `nil` when the display scale is not usable (0 while a view is in no window).
-    static func decodeTarget(for slot: ImageSlot, displayScale: Double, imageScale: Double,
-                             contentMode: ContentMode?) -> Target? {
+    static func decodeTarget(
+        for slot: ImageSlot, displayScale: Double, imageScale: Double,
+        contentMode: ContentMode?
+    ) -> Target? {
         guard displayScale.isFinite, displayScale > 0 else { return nil }
         if slot.width == nil, slot.height == nil {
             let scale = imageScale.isFinite && imageScale > 0 ? imageScale : 1
@@ -53,8 +55,9 @@ enum ViewTargetSize {
         }
         let width = slot.width.map { bucket(pixels: $0 * displayScale) } ?? openSidePixels
         let height = slot.height.map { bucket(pixels: $0 * displayScale) } ?? openSidePixels
-        return Target(pixels: PixelSize(width: width, height: height),
-                      contentMode: slot.isClosed ? contentMode ?? .fill : .fit, scale: displayScale)
+        return Target(
+            pixels: PixelSize(width: width, height: height),
+            contentMode: slot.isClosed ? contentMode ?? .fill : .fit, scale: displayScale)
     }
 
     private static func bucket(pixels: Double) -> Int {
@@ -131,8 +134,10 @@ struct DecodeSizeTracker {
     /// memory before the first layout) is re-keyed when it covers what `needed` asks of it
     /// without pinning twice that: a second view of a photo in memory shows it at once and
     /// decodes nothing.
-    mutating func decision(for needed: ViewTargetSize.Target, dataKey key: String,
-                           shown: (source: PixelSize, pixels: PixelSize)?) -> Decision {
+    mutating func decision(
+        for needed: ViewTargetSize.Target, dataKey key: String,
+        shown: (source: PixelSize, pixels: PixelSize)?
+    ) -> Decision {
         guard key == dataKey, let current else {
             if let shown, Self.serves(have: shown.pixels, want: needed.decodeTarget.outputSize(for: shown.source)) {
                 return take(.rekey(needed), dataKey: key)

@@ -85,16 +85,18 @@ extension DataCacheTests {
             }
             if !signalled {
                 await cache.waitForPendingWrites()
-                _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(CrashTestHarness.readyMarker).path,
-                                               contents: Data())
+                _ = FileManager.default.createFile(
+                    atPath: directory.appendingPathComponent(CrashTestHarness.readyMarker).path,
+                    contents: Data())
                 signalled = true
             }
         }
     }
 
-    @Test(.enabled(if: CrashTestHarness.writerDirectory == nil, "this process is the writer child"),
-          .enabled(if: CrashTestHarness.testExecutable != nil, "the test binary cannot be found to re-run it as a child"),
-          .timeLimit(.minutes(10)))
+    @Test(
+        .enabled(if: CrashTestHarness.writerDirectory == nil, "this process is the writer child"),
+        .enabled(if: CrashTestHarness.testExecutable != nil, "the test binary cannot be found to re-run it as a child"),
+        .timeLimit(.minutes(10)))
     func killDashNineMidWriteLeavesOnlyIntactEntries() async throws {
         let executable = try #require(CrashTestHarness.testExecutable)
         var temporaryFilesSeen = 0

@@ -133,9 +133,9 @@ struct DataCacheTests {
         for key in ["a", "b", "c"] {
             cache.store(Data(key.utf8), for: key)
             await cache.waitForPendingWrites()
-            try await Task.sleep(for: .milliseconds(30)) // file times are only a few ms fine
+            try await Task.sleep(for: .milliseconds(30))  // file times are only a few ms fine
         }
-        #expect(cache.data(for: "a") != nil) // refreshes the file's time as well
+        #expect(cache.data(for: "a") != nil)  // refreshes the file's time as well
         let expected = ["a", "c", "b"].map(DataCache.fileName)
         #expect(cache.fileNamesByRecency == expected)
         let reopened = try DataCache(directory: directory)
@@ -220,7 +220,7 @@ struct DataCacheTests {
         let fileSize = DataCacheEntryFile.fileSize(keyCount: 1, payloadCount: payloadSize)
         let limit = fileSize * 10 + fileSize / 2
         let cache = try DataCache(directory: directory, sizeLimit: limit)
-        let keys = (0..<11).map { String(UnicodeScalar(UInt8(97 + $0))) } // a…k
+        let keys = (0..<11).map { String(UnicodeScalar(UInt8(97 + $0))) }  // a…k
         for key in keys[0..<8] { cache.store(cachePattern(count: payloadSize, seed: UInt64(key.utf8.first!)), for: key) }
         await cache.waitForPendingWrites()
         #expect(cache.data(for: "a") != nil)
@@ -255,8 +255,8 @@ struct DataCacheTests {
         cache.store(Data(count: 100), for: "small")
         cache.store(Data(count: 100), for: "big")
         await cache.waitForPendingWrites()
-        cache.store(Data(count: 10_000), for: "big") // plus the header: over the limit
-        #expect(cache.data(for: "big") == nil) // and the older, smaller "big" is gone too
+        cache.store(Data(count: 10_000), for: "big")  // plus the header: over the limit
+        #expect(cache.data(for: "big") == nil)  // and the older, smaller "big" is gone too
         await cache.waitForPendingWrites()
         #expect(cache.data(for: "small") != nil)
         #expect(fileNames(in: directory) == [DataCache.fileName(for: "small")])
@@ -267,7 +267,7 @@ struct DataCacheTests {
         defer { cleanUp(directory) }
         let cache = try DataCache(directory: directory)
         for index in 0..<5 { cache.store(cachePattern(count: 1_000, seed: UInt64(index)), for: "\(index)") }
-        cache.remove(for: "0") // possibly still pending
+        cache.remove(for: "0")  // possibly still pending
         #expect(cache.data(for: "0") == nil)
         await cache.waitForPendingWrites()
         #expect(cache.data(for: "0") == nil)
@@ -299,7 +299,7 @@ struct DataCacheTests {
         try Data("not ours".utf8).write(to: unrelated)
         let cache = try DataCache(directory: directory)
         #expect(!FileManager.default.fileExists(atPath: temporary.path))
-        #expect(FileManager.default.fileExists(atPath: unrelated.path)) // not ours: left alone
+        #expect(FileManager.default.fileExists(atPath: unrelated.path))  // not ours: left alone
         #expect(cache.totalSize == 0)
     }
 
@@ -313,7 +313,7 @@ struct DataCacheTests {
         cache.store(Data(count: 100), for: "after")
         await cache.waitForPendingWrites()
         #expect(cache.data(for: "after") == Data(count: 100))
-        #expect(cache.data(for: "before") == nil) // its file went with the directory
+        #expect(cache.data(for: "before") == nil)  // its file went with the directory
         #expect(cache.totalSize == DataCacheEntryFile.fileSize(keyCount: 5, payloadCount: 100))
         #expect(FileManager.default.fileExists(atPath: directory.path))
     }

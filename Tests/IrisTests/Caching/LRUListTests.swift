@@ -60,8 +60,9 @@ struct LRUListTests {
                 #expect(removed?.key == expected?.key && removed?.value == expected?.value)
             }
             guard list.keysByRecency == model.items.map(\.key),
-                  list.totalCost == model.items.reduce(0, { $0 + $1.cost }),
-                  list.leastRecentKey == model.items.last?.key else {
+                list.totalCost == model.items.reduce(0, { $0 + $1.cost }),
+                list.leastRecentKey == model.items.last?.key
+            else {
                 Issue.record("seed \(seed), step \(step): list and reference differ")
                 return
             }

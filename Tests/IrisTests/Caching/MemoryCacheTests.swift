@@ -103,9 +103,9 @@ struct MemoryCacheTests {
         clock.advance(by: .seconds(30))
         cache.store(image(cost: 20), for: key(1))
         #expect(cache.image(for: key(0)) != nil)
-        clock.advance(by: .seconds(31)) // key 0 is 61 s old, key 1 is 31 s old
+        clock.advance(by: .seconds(31))  // key 0 is 61 s old, key 1 is 31 s old
         #expect(cache.image(for: key(0)) == nil)
-        #expect(!cache.contains(key(0))) // removed, not just hidden
+        #expect(!cache.contains(key(0)))  // removed, not just hidden
         #expect(cache.totalCost == 20)
         #expect(cache.image(for: key(1)) != nil)
         // Storing again restarts the clock.
@@ -177,8 +177,11 @@ struct MemoryCacheTests {
     /// list behind an actor. Debug builds are much slower; see the report for release figures.
     @Test func measuresHitCost() async {
         let cache = MemoryCache(costLimit: 1 << 30, countLimit: 1_000)
-        let keys = (0..<100).map { ImageCacheKey(dataKey: "https://example.com/images/photo-\($0).jpg",
-                                                 target: DecodeTarget(width: 300, height: 200)) }
+        let keys = (0..<100).map {
+            ImageCacheKey(
+                dataKey: "https://example.com/images/photo-\($0).jpg",
+                target: DecodeTarget(width: 300, height: 200))
+        }
         for key in keys { cache.store(image(cost: 64), for: key) }
         let iterations = 100_000
         let clock = ContinuousClock()
@@ -197,7 +200,9 @@ struct MemoryCacheTests {
         let nanos = { (duration: Duration) in
             Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
         }
-        print("MemoryCache hit: locked \(Int(nanos(mutexTime) / Double(iterations))) ns, actor (awaited from a nonisolated task) \(Int(nanos(actorTime) / Double(iterations))) ns")
+        print(
+            "MemoryCache hit: locked \(Int(nanos(mutexTime) / Double(iterations))) ns, actor (awaited from a nonisolated task) \(Int(nanos(actorTime) / Double(iterations))) ns"
+        )
     }
 }
 
@@ -207,4 +212,3 @@ private actor ActorImageCache {
     func image(for key: ImageCacheKey) -> LoadedImage? { list.value(for: key) }
     func store(_ image: LoadedImage, for key: ImageCacheKey) { list.set(image, cost: image.cost, for: key) }
 }
-

@@ -8,8 +8,10 @@ import IrisTestSupport
 /// heif-enc and cjxl (opaque and with alpha), run as a child process.
 @Suite("iris CLI on AVIF, HEIC, JPEG XL")
 struct AVIFHEICJXLCommandTests {
-    @Test("info, convert and thumbnail", .enabled(if: CodecTools.available("avifenc", "heif-enc", "cjxl"), CodecTools.missing("avifenc", "heif-enc", "cjxl")),
-          arguments: ["avif", "heic", "jxl"], [false, true])
+    @Test(
+        "info, convert and thumbnail",
+        .enabled(if: CodecTools.available("avifenc", "heif-enc", "cjxl"), CodecTools.missing("avifenc", "heif-enc", "cjxl")),
+        arguments: ["avif", "heic", "jxl"], [false, true])
     func commands(format: String, alpha: Bool) async throws {
         let directory = try CodecTools.directory("cli-\(format)")
         let source = directory.appendingPathComponent("source.png")

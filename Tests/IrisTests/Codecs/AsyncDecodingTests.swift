@@ -31,13 +31,16 @@ struct AsyncDecodingTests {
         }
     }
 
-    @Test("an asynchronous decode gets the registry's target and limits: a 4000×3000 header fit in 100×100 is decoded at 100×75; over the pixel limit, it is never decoded")
+    @Test(
+        "an asynchronous decode gets the registry's target and limits: a 4000×3000 header fit in 100×100 is decoded at 100×75; over the pixel limit, it is never decoded"
+    )
     func targetAndLimits() async throws {
         let decoder = AwaitingDecoder()
         decoder.gate.open()
         var registry = ImageDecoderRegistry(decoders: [])
         registry.register(decoder)
-        let image = try await registry.decodeAwaiting(AwaitingDecoder.bytes, options: DecodeOptions(target: DecodeTarget(width: 100, height: 100)))
+        let image = try await registry.decodeAwaiting(
+            AwaitingDecoder.bytes, options: DecodeOptions(target: DecodeTarget(width: 100, height: 100)))
         #expect(image.bitmap.width == 100 && image.bitmap.height == 75)
         #expect(image.sourceSize == AwaitingDecoder.size)
 
@@ -45,12 +48,12 @@ struct AsyncDecodingTests {
         await #expect(throws: ImageError.overLimit(.pixels(width: 4000, height: 3000, limit: 1_000_000))) {
             try await registry.decodeAwaiting(AwaitingDecoder.bytes, options: limited)
         }
-        #expect(decoder.gate.startedCount == 1)                // the refused one never reached the decoder
+        #expect(decoder.gate.startedCount == 1)  // the refused one never reached the decoder
     }
 
     @Test("an asynchronous decode that does not end is stopped at maxDecodingTime, even when it ignores cancellation")
     func decodingTimeLimit() async throws {
-        let decoder = AwaitingDecoder()                         // its gate stays shut until the end
+        let decoder = AwaitingDecoder()  // its gate stays shut until the end
         var registry = ImageDecoderRegistry(decoders: [])
         registry.register(decoder)
         let limit = Duration.milliseconds(20)

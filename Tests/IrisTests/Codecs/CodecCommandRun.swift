@@ -38,9 +38,10 @@ enum CodecCommandRun {
         }
         try out.close()
         try errors.close()
-        return Output(status: status,
-                      standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+        return Output(
+            status: status,
+            standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
     }
 
     /// The object `iris info --json` printed for one file.

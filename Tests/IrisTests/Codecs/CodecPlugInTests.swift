@@ -47,7 +47,7 @@ struct GreyEncoder: ImageEncoding {
         }
         var data = Data("IRGY".utf8)
         for value in [UInt16(bitmap.width), UInt16(bitmap.height)] { data.append(contentsOf: [UInt8(value >> 8), UInt8(value & 0xFF)]) }
-        data.append(contentsOf: [1, 0, 100])                       // one frame, shown 100 ms
+        data.append(contentsOf: [1, 0, 100])  // one frame, shown 100 ms
         for y in 0..<bitmap.height { for x in 0..<bitmap.width { data.append(bitmap.rgba(x: x, y: y).r) } }
         return data
     }
@@ -177,8 +177,9 @@ struct CodecPlugInTests {
         #expect(encoders.encoder(for: .grey) == nil)
         encoders.register(GreyEncoder())
         let source = try ImageDecoderRegistry.standard.decode(
-            try #require(ImageEncoders.encoder(for: .png)).encode(try GreyFile(Self.greyFile(width: 16, height: 8, frames: 1))
-                .bitmap(frame: 0, size: PixelSize(width: 16, height: 8)), options: EncodeOptions()))
+            try #require(ImageEncoders.encoder(for: .png)).encode(
+                try GreyFile(Self.greyFile(width: 16, height: 8, frames: 1))
+                    .bitmap(frame: 0, size: PixelSize(width: 16, height: 8)), options: EncodeOptions()))
         let written = try #require(encoders.encoder(for: .grey)).encode(source.bitmap, options: EncodeOptions())
 
         var decoders = ImageDecoderRegistry.standard

@@ -11,11 +11,35 @@ struct DownsampleOnDecodeTests {
     static func constantInputs() throws -> [(String, Data)] {
         let straight = RGBA(r: 100, g: 50, b: 26, a: 128)
         return [
-            ("PNG rgba8", try PNGEncoder().encode(SampleImages.constant(width: 301, height: 203, colour: straight, format: .rgba8), options: EncodeOptions())),
-            ("PNG rgbx8", try PNGEncoder().encode(SampleImages.constant(width: 301, height: 203, colour: RGBA(r: 200, g: 120, b: 40), format: .rgbx8), options: EncodeOptions())),
-            ("PNG gray8", try PNGEncoder().encode(SampleImages.constant(width: 301, height: 203, colour: RGBA(r: 77, g: 77, b: 77), format: .gray8), options: EncodeOptions())),
-            ("JPEG", try JPEGEncoder().encode(SampleImages.constant(width: 640, height: 480, colour: RGBA(r: 200, g: 120, b: 40), format: .rgbx8), options: EncodeOptions(quality: 90))),
-            ("JPEG grey", try JPEGEncoder().encode(SampleImages.constant(width: 640, height: 480, colour: RGBA(r: 90, g: 90, b: 90), format: .gray8), options: EncodeOptions(quality: 90))),
+            (
+                "PNG rgba8",
+                try PNGEncoder().encode(
+                    SampleImages.constant(width: 301, height: 203, colour: straight, format: .rgba8), options: EncodeOptions())
+            ),
+            (
+                "PNG rgbx8",
+                try PNGEncoder().encode(
+                    SampleImages.constant(width: 301, height: 203, colour: RGBA(r: 200, g: 120, b: 40), format: .rgbx8),
+                    options: EncodeOptions())
+            ),
+            (
+                "PNG gray8",
+                try PNGEncoder().encode(
+                    SampleImages.constant(width: 301, height: 203, colour: RGBA(r: 77, g: 77, b: 77), format: .gray8),
+                    options: EncodeOptions())
+            ),
+            (
+                "JPEG",
+                try JPEGEncoder().encode(
+                    SampleImages.constant(width: 640, height: 480, colour: RGBA(r: 200, g: 120, b: 40), format: .rgbx8),
+                    options: EncodeOptions(quality: 90))
+            ),
+            (
+                "JPEG grey",
+                try JPEGEncoder().encode(
+                    SampleImages.constant(width: 640, height: 480, colour: RGBA(r: 90, g: 90, b: 90), format: .gray8),
+                    options: EncodeOptions(quality: 90))
+            ),
         ] + (try webPAndGIFConstantInputs())
     }
 
@@ -43,7 +67,9 @@ struct DownsampleOnDecodeTests {
         let gradient = SampleImages.horizontalGradient(width: width, height: 8, from: 10, to: 250, format: .gray8)
         let data = try PNGEncoder().encode(gradient, options: EncodeOptions())
         for kernel in ResamplingKernel.allCases {
-            let small = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 100, height: 100), kernel: kernel)).bitmap
+            let small = try ImageDecoderRegistry.standard.decode(
+                data, options: DecodeOptions(target: DecodeTarget(width: 100, height: 100), kernel: kernel)
+            ).bitmap
             #expect(small.size == PixelSize(width: 100, height: 1))
             for x in 0..<small.width {
                 // The output pixel's centre in source coordinates, clamped to the image.
@@ -55,13 +81,15 @@ struct DownsampleOnDecodeTests {
         }
     }
 
-    @Test("half-transparent red next to transparent black does not darken when decoded small",
-          arguments: [ImageFormat.png, .webp])
+    @Test(
+        "half-transparent red next to transparent black does not darken when decoded small",
+        arguments: [ImageFormat.png, .webp])
     func premultipliedDoesNotDarken(format: ImageFormat) throws {
         var bitmap = Bitmap(width: 400, height: 40, format: .rgba8)
         for y in 0..<40 { for x in 0..<200 { bitmap.setRGBA(RGBA(r: 128, g: 0, b: 0, a: 128), x: x, y: y) } }
         let data = try #require(ImageEncoders.encoder(for: format)).encode(bitmap, options: EncodeOptions(lossless: true))
-        let small = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 37, height: 37))).bitmap
+        let small = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 37, height: 37)))
+            .bitmap
         for x in 0..<small.width {
             let p = small.rgba(x: x, y: 1)
             guard p.a > 8 else { continue }

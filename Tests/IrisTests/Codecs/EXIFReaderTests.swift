@@ -31,9 +31,9 @@ struct EXIFReaderTests {
         /// cut the block and must give `nil`.
         func exifEnd(tiffCount: Int) -> Int {
             switch self {
-            case .jpeg: 2 + 4 + 6 + tiffCount                 // SOI, APP1 marker+length, "Exif\0\0"
-            case .png: 8 + 25 + 8 + tiffCount + 4             // signature, IHDR, eXIf header, CRC
-            case .webp: 12 + 18 + 8 + tiffCount               // RIFF header, VP8X, EXIF header
+            case .jpeg: 2 + 4 + 6 + tiffCount  // SOI, APP1 marker+length, "Exif\0\0"
+            case .png: 8 + 25 + 8 + tiffCount + 4  // signature, IHDR, eXIf header, CRC
+            case .webp: 12 + 18 + 8 + tiffCount  // RIFF header, VP8X, EXIF header
             case .webpWithEXIFHeader: 12 + 18 + 8 + 6 + tiffCount
             }
         }
@@ -54,8 +54,9 @@ struct EXIFReaderTests {
 
     // MARK: Valid containers
 
-    @Test("every orientation 1–8 in both byte orders in every container",
-          arguments: Container.allCases, B.ByteOrder.allCases)
+    @Test(
+        "every orientation 1–8 in both byte orders in every container",
+        arguments: Container.allCases, B.ByteOrder.allCases)
     func everyValue(container: Container, order: B.ByteOrder) {
         for value in 1...8 {
             let data = container.build(B.tiff(orientation: UInt16(value), byteOrder: order))
@@ -103,8 +104,9 @@ struct EXIFReaderTests {
         let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
         let xmpPayload = Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8)
         let xmp: [UInt8] = [0xFF, 0xE1] + B.bytes16(UInt16(xmpPayload.count + 2), big: true) + xmpPayload
-        let data = Data([0xFF, 0xD8, 0xFF, 0xFF, 0xFF] + app0 + [0xFF, 0x01, 0xFF, 0xD3]
-            + xmp + [0xFF, 0xFF] + B.app1(tiff) + [0xFF, 0xD9])
+        let data = Data(
+            [0xFF, 0xD8, 0xFF, 0xFF, 0xFF] + app0 + [0xFF, 0x01, 0xFF, 0xD3]
+                + xmp + [0xFF, 0xFF] + B.app1(tiff) + [0xFF, 0xD9])
         #expect(Self.read(data, .jpeg) == 8)
         // The first EXIF APP1 wins.
         let two = B.jpeg(B.minimalJPEG(tiff: B.tiff(orientation: 3)), insertingEXIF: B.tiff(orientation: 5))
@@ -135,7 +137,7 @@ struct EXIFReaderTests {
     @Test("WebP: odd-sized chunks are padded to even sizes; an oversized RIFF size is clamped")
     func webpPadding() {
         let tiff = B.tiff(orientation: 2)
-        let iccp = B.riffChunk("ICCP", [1, 2, 3])     // odd: one padding byte follows
+        let iccp = B.riffChunk("ICCP", [1, 2, 3])  // odd: one padding byte follows
         #expect(iccp.count == 12)
         #expect(Self.read(B.minimalWebP(tiff: tiff, before: iccp), .webp) == 2)
         // Without the padding byte the walk lands one byte off and finds no EXIF.
@@ -153,8 +155,9 @@ struct EXIFReaderTests {
 
     // MARK: Hostile input
 
-    @Test("truncated at every offset: nil until the EXIF block is complete, never a crash",
-          arguments: Container.allCases, B.ByteOrder.allCases)
+    @Test(
+        "truncated at every offset: nil until the EXIF block is complete, never a crash",
+        arguments: Container.allCases, B.ByteOrder.allCases)
     func truncation(container: Container, order: B.ByteOrder) {
         let tiff = B.tiff(orientation: 6, byteOrder: order)
         let data = container.build(tiff)
@@ -198,20 +201,24 @@ struct EXIFReaderTests {
         }
     }
 
-    @Test("TIFF: IFD offsets outside the block give nil",
-          arguments: Container.allCases, B.ByteOrder.allCases)
+    @Test(
+        "TIFF: IFD offsets outside the block give nil",
+        arguments: Container.allCases, B.ByteOrder.allCases)
     func ifdOffsets(container: Container, order: B.ByteOrder) {
         let count = B.tiff(orientation: 6, byteOrder: order).count
-        let offsets: [UInt32] = [0, 4, 7, UInt32(count - 1), UInt32(count), UInt32(count + 100),
-                                 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFF0, 0xFFFF_FFFF]
+        let offsets: [UInt32] = [
+            0, 4, 7, UInt32(count - 1), UInt32(count), UInt32(count + 100),
+            0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFF0, 0xFFFF_FFFF,
+        ]
         for offset in offsets {
             let data = container.build(B.tiff(orientation: 6, byteOrder: order, ifdOffset: offset))
             #expect(Self.read(data, container.format) == nil, "IFD offset \(offset)")
         }
     }
 
-    @Test("TIFF: entry counts past the end, zero entries, bad byte order or magic give nil",
-          arguments: B.ByteOrder.allCases)
+    @Test(
+        "TIFF: entry counts past the end, zero entries, bad byte order or magic give nil",
+        arguments: B.ByteOrder.allCases)
     func entryCounts(order: B.ByteOrder) {
         for count: UInt16 in [65535, 5, 0x8000, 0] {
             let data = B.minimalJPEG(tiff: B.tiff(orientation: 6, byteOrder: order, entryCount: count))
@@ -221,7 +228,7 @@ struct EXIFReaderTests {
         #expect(Self.read(B.minimalJPEG(tiff: B.tiff(orientation: 6, byteOrder: order, entryCount: 3)), .jpeg) == 6)
         #expect(Self.read(B.minimalJPEG(tiff: B.tiff(orientation: 6, byteOrder: order, entryCount: 2)), .jpeg) == nil)
         var tiff = B.tiff(orientation: 6, byteOrder: order)
-        tiff[1] = tiff[0] == 0x49 ? 0x4D : 0x49     // "IM" / "MI"
+        tiff[1] = tiff[0] == 0x49 ? 0x4D : 0x49  // "IM" / "MI"
         #expect(Self.read(B.minimalJPEG(tiff: tiff), .jpeg) == nil)
         tiff = B.tiff(orientation: 6, byteOrder: order)
         let magic = order == .bigEndian ? 3 : 2
@@ -231,14 +238,15 @@ struct EXIFReaderTests {
         #expect(Self.read(B.minimalJPEG(tiff: Array(tiff.prefix(8))), .jpeg) == nil)
     }
 
-    @Test("TIFF: wrong type, wrong count, or a value outside 1–8 gives nil",
-          arguments: Container.allCases, B.ByteOrder.allCases)
+    @Test(
+        "TIFF: wrong type, wrong count, or a value outside 1–8 gives nil",
+        arguments: Container.allCases, B.ByteOrder.allCases)
     func badValues(container: Container, order: B.ByteOrder) {
         for value: UInt16 in [0, 9, 255, 0x0100, 0xFFFF] {
             let data = container.build(B.tiff(orientation: value, byteOrder: order))
             #expect(Self.read(data, container.format) == nil, "value \(value)")
         }
-        for type: UInt16 in [1, 4, 7, 8, 0, 0xFFFF] {     // BYTE, LONG, UNDEFINED, SSHORT…
+        for type: UInt16 in [1, 4, 7, 8, 0, 0xFFFF] {  // BYTE, LONG, UNDEFINED, SSHORT…
             let data = container.build(B.tiff(orientation: 6, byteOrder: order, type: type))
             #expect(Self.read(data, container.format) == nil, "type \(type)")
         }
@@ -272,11 +280,12 @@ struct EXIFReaderTests {
                 let count = Int(rng.next() % 64)
                 var bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
                 // Give the noise a valid signature so the walkers get past the first check.
-                let head: [UInt8] = switch format {
-                case .jpeg: [0xFF, 0xD8]
-                case .png: B.pngSignature
-                default: Array("RIFF".utf8) + [UInt8(truncatingIfNeeded: rng.next()), 0, 0, 0] + Array("WEBP".utf8)
-                }
+                let head: [UInt8] =
+                    switch format {
+                    case .jpeg: [0xFF, 0xD8]
+                    case .png: B.pngSignature
+                    default: Array("RIFF".utf8) + [UInt8(truncatingIfNeeded: rng.next()), 0, 0, 0] + Array("WEBP".utf8)
+                    }
                 bytes = head + bytes
                 _ = Self.read(Data(bytes), format)
             }
@@ -293,8 +302,9 @@ struct EXIFReaderTests {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let headBytes = (head.count + page - 1) / page * page
         let tail = 16 << 20
-        let mapping = try #require(mmap(nil, headBytes + tail, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-                                   "mmap failed")
+        let mapping = try #require(
+            mmap(nil, headBytes + tail, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            "mmap failed")
         try #require(mapping != MAP_FAILED, "mmap failed")
         defer { munmap(mapping, headBytes + tail) }
         // The head ends exactly where the unreadable pages begin.
@@ -306,7 +316,6 @@ struct EXIFReaderTests {
         #expect(orientations == [.right])
     }
 }
-
 
 // MARK: - Real files from the C libraries
 
@@ -333,8 +342,9 @@ extension EXIFReaderTests {
         return bytes
     }
 
-    @Test("PNG from libpng: the inserted eXIf chunk is accepted by libpng (CRC) and read by us",
-          arguments: B.ByteOrder.allCases)
+    @Test(
+        "PNG from libpng: the inserted eXIf chunk is accepted by libpng (CRC) and read by us",
+        arguments: B.ByteOrder.allCases)
     func libpngRoundTrip(order: B.ByteOrder) throws {
         let (width, height) = (17, 9)
         let rgba = Self.sampleRGBA(width: width, height: height, alpha: true)
@@ -362,7 +372,11 @@ extension EXIFReaderTests {
 
     /// The eXIf chunk as libpng reads it, with the whole image decoded too.
     static func libpngEXIf(_ png: Data) -> [UInt8]? {
-        final class Source { let bytes: [UInt8]; var position = 0; init(_ b: [UInt8]) { bytes = b } }
+        final class Source {
+            let bytes: [UInt8]
+            var position = 0
+            init(_ b: [UInt8]) { bytes = b }
+        }
         let source = Source([UInt8](png))
         guard let created = png_create_read_struct(PNG_LIBPNG_VER_STRING, nil, nil, { _, _ in }) else { return nil }
         var read: png_structp? = created
@@ -382,13 +396,15 @@ extension EXIFReaderTests {
         return Array(UnsafeBufferPointer(start: pointer, count: Int(length)))
     }
 
-    @Test("WebP from libwebp (lossy, lossy with alpha, lossless): EXIF chunk added, demuxer agrees",
-          arguments: [(false, false), (false, true), (true, false), (true, true)])
+    @Test(
+        "WebP from libwebp (lossy, lossy with alpha, lossless): EXIF chunk added, demuxer agrees",
+        arguments: [(false, false), (false, true), (true, false), (true, true)])
     func libwebpRoundTrip(lossless: Bool, alpha: Bool) throws {
         let (width, height) = (23, 13)
         let rgba = Self.sampleRGBA(width: width, height: height, alpha: alpha)
         var output: UnsafeMutablePointer<UInt8>?
-        let size = lossless
+        let size =
+            lossless
             ? WebPEncodeLosslessRGBA(rgba, Int32(width), Int32(height), Int32(width * 4), &output)
             : WebPEncodeRGBA(rgba, Int32(width), Int32(height), Int32(width * 4), 80, &output)
         let encodedPointer = try #require(output)
@@ -421,12 +437,13 @@ extension EXIFReaderTests {
         }
     }
 
-    @Test("JPEG from libjpeg: the inserted APP1 is seen by libjpeg and read by us",
-          arguments: B.ByteOrder.allCases)
+    @Test(
+        "JPEG from libjpeg: the inserted APP1 is seen by libjpeg and read by us",
+        arguments: B.ByteOrder.allCases)
     func libjpegRoundTrip(order: B.ByteOrder) throws {
         let (width, height) = (19, 11)
         let encoded = Self.libjpegEncode(width: width, height: height)
-        #expect(EXIFReader.orientation(in: encoded, format: .jpeg) == nil)   // JFIF APP0 only
+        #expect(EXIFReader.orientation(in: encoded, format: .jpeg) == nil)  // JFIF APP0 only
         let tiff = B.tiff(orientation: 3, byteOrder: order)
         let jpeg = B.jpeg(encoded, insertingEXIF: tiff)
         #expect(EXIFReader.orientation(in: jpeg, format: .jpeg) == .down)
@@ -443,7 +460,12 @@ extension EXIFReaderTests {
         let cinfo = UnsafeMutablePointer<jpeg_compress_struct>.allocate(capacity: 1)
         let buffer = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 1)
         let length = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
-        defer { errors.deallocate(); cinfo.deallocate(); buffer.deallocate(); length.deallocate() }
+        defer {
+            errors.deallocate()
+            cinfo.deallocate()
+            buffer.deallocate()
+            length.deallocate()
+        }
         buffer.pointee = nil
         length.pointee = 0
         cinfo.pointee = jpeg_compress_struct()
@@ -475,7 +497,10 @@ extension EXIFReaderTests {
         let bytes = [UInt8](jpeg)
         let errors = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
         let dinfo = UnsafeMutablePointer<jpeg_decompress_struct>.allocate(capacity: 1)
-        defer { errors.deallocate(); dinfo.deallocate() }
+        defer {
+            errors.deallocate()
+            dinfo.deallocate()
+        }
         dinfo.pointee = jpeg_decompress_struct()
         dinfo.pointee.err = jpeg_std_error(errors)
         jpeg_CreateDecompress(dinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_decompress_struct>.size)

@@ -16,8 +16,9 @@ struct FileDecodeTests {
     @Test("a file decodes to the same pixels as its bytes do, PNG with EXIF orientation included")
     func sameAsData() throws {
         let photo = SampleImages.photo(width: 1500, height: 1100, seed: 12)
-        let png = EXIFBuilder.png(try PNGEncoder().encode(photo, options: EncodeOptions()),
-                                  insertingEXIF: EXIFBuilder.tiff(orientation: 6))
+        let png = EXIFBuilder.png(
+            try PNGEncoder().encode(photo, options: EncodeOptions()),
+            insertingEXIF: EXIFBuilder.tiff(orientation: 6))
         let jpeg = try JPEGEncoder().encode(photo, options: EncodeOptions(quality: 90))
         for (name, data) in [("photo.png", png), ("photo.jpg", jpeg)] {
             let url = try temporaryFile(data, name)
@@ -57,7 +58,10 @@ struct FileDecodeTests {
             _ = try ImageDecoderRegistry.standard.decode(contentsOf: missing)
             Issue.record("decoded a missing file")
         } catch {
-            guard case .dataLoadingFailed(let reason, _) = error else { Issue.record("\(error)"); return }
+            guard case .dataLoadingFailed(let reason, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(reason.contains("iris-no-such-file.png") && reason.contains("No such file"))
         }
         #expect(throws: ImageError.self) { try ImageDecoderRegistry.standard.decode(contentsOf: FileManager.default.temporaryDirectory) }

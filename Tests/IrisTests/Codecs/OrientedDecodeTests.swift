@@ -34,7 +34,8 @@ struct OrientedDecodeTests {
         let data = try Self.png(orientation: orientation)
         let image = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 30, height: 30)))
         #expect(image.bitmap.size == (orientation.swapsDimensions ? PixelSize(width: 20, height: 30) : PixelSize(width: 30, height: 20)))
-        let fill = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 20, height: 10, contentMode: .fill)))
+        let fill = try ImageDecoderRegistry.standard.decode(
+            data, options: DecodeOptions(target: DecodeTarget(width: 20, height: 10, contentMode: .fill)))
         #expect(fill.bitmap.size == (orientation.swapsDimensions ? PixelSize(width: 20, height: 30) : PixelSize(width: 20, height: 13)))
     }
 }

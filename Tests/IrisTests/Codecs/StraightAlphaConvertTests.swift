@@ -81,9 +81,11 @@ struct StraightAlphaConvertTests {
         }
     }
 
-    @Test("convert PNG → PNG, PNG → WebP, WebP → WebP and WebP → PNG keeps every RGBA byte", arguments: [
-        ("in.png", "out.png"), ("in.png", "out.webp"), ("in.webp", "out.webp"), ("in.webp", "out.png"),
-    ])
+    @Test(
+        "convert PNG → PNG, PNG → WebP, WebP → WebP and WebP → PNG keeps every RGBA byte",
+        arguments: [
+            ("in.png", "out.png"), ("in.png", "out.webp"), ("in.webp", "out.webp"), ("in.webp", "out.png"),
+        ])
     func convertKeepsStoredColour(input: String, output: String) async throws {
         let directory = try CLITestSupport.directory("straight-convert")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -98,7 +100,8 @@ struct StraightAlphaConvertTests {
 
     @Test("a straight bitmap is premultiplied for JPEG (flattened) and for resampling-free conversions between layouts")
     func straightBitmapConversions() throws {
-        let straight = try #require(Bitmap(width: Self.size.width, height: Self.size.height, format: .rgba8, pixels: Self.pixels())).markedStraight()
+        let straight = try #require(Bitmap(width: Self.size.width, height: Self.size.height, format: .rgba8, pixels: Self.pixels()))
+            .markedStraight()
         let premultiplied = straight.premultiplied()
         #expect(premultiplied.isPremultiplied && !straight.isPremultiplied && premultiplied != straight)
         expectSameBytes(straight.flattened(over: RGBA(r: 9, g: 9, b: 9)), premultiplied.flattened(over: RGBA(r: 9, g: 9, b: 9)))

@@ -12,8 +12,10 @@ struct ColorAnimationTests {
     @Test("Every frame of an animated WebP with an ICCP chunk is converted to sRGB")
     func animatedWebP() async throws {
         let profile = try TestProfiles.adobeRGB()
-        let frames = [ColorReference.photo(width: 48, height: 32, seed: 1).converted(to: .rgba8),
-                      ColorReference.photo(width: 48, height: 32, seed: 2).converted(to: .rgba8)]
+        let frames = [
+            ColorReference.photo(width: 48, height: 32, seed: 1).converted(to: .rgba8),
+            ColorReference.photo(width: 48, height: 32, seed: 2).converted(to: .rgba8),
+        ]
         let encoder = try #require(ImageEncoders.animationEncoder(for: .webp))
         let plain = try await encoder.encode(Animation(frames: frames, durations: [0.1, 0.1]), options: EncodeOptions(lossless: true))
         let data = try Self.addingICCP(profile.data, to: plain)

@@ -32,7 +32,8 @@ struct ColorCLITests {
         #expect(error <= 2, "\(output): mean error \(error)")
 
         let kept = directory.appendingPathComponent("kept-" + name)
-        let keptRun = try await CLITestSupport.runIris(["convert", "--keep-profile", "--quality", "95"] + lossless + [input.path, kept.path])
+        let keptRun = try await CLITestSupport.runIris(
+            ["convert", "--keep-profile", "--quality", "95"] + lossless + [input.path, kept.path])
         #expect(keptRun.status == 0, "\(keptRun.standardError)")
         let tagged = try ColorReference.decode(Data(contentsOf: kept), .keepSource)
         #expect(tagged.colorSpace == .icc(profile), "\(output)")
@@ -59,10 +60,12 @@ struct ColorCLITests {
         try ColorReference.encoder(.jpeg).encode(source, options: ColorReference.options).write(to: untaggedInput)
 
         let plainOut = directory.appendingPathComponent("plain")
-        let run = try await CLITestSupport.runIris(["thumbnail", "--size", "120", "--format", format, "--out", plainOut.path]
-                                                   + lossless + [input.path, untaggedInput.path])
+        let run = try await CLITestSupport.runIris(
+            ["thumbnail", "--size", "120", "--format", format, "--out", plainOut.path]
+                + lossless + [input.path, untaggedInput.path])
         #expect(run.status == 0, "\(run.standardError)")
-        let untagged = try ColorReference.decode(Data(contentsOf: plainOut.appendingPathComponent("untagged.\(output.fileExtension ?? format)")), .keepSource)
+        let untagged = try ColorReference.decode(
+            Data(contentsOf: plainOut.appendingPathComponent("untagged.\(output.fileExtension ?? format)")), .keepSource)
         let codecError = ColorReference.meanError(untagged, Resampler().resize(source, to: untagged.size))
         let plainFile = plainOut.appendingPathComponent("p3.\(output.fileExtension ?? format)")
         let plain = try ColorReference.decode(Data(contentsOf: plainFile), .keepSource)
@@ -73,10 +76,14 @@ struct ColorCLITests {
         #expect(error <= codecError + 1, "\(output): mean error \(error), the codec alone \(codecError)")
 
         let keptOut = directory.appendingPathComponent("kept")
-        let keptRun = try await CLITestSupport.runIris(["thumbnail", "--keep-profile", "--size", "120", "--format", format,
-                                                        "--out", keptOut.path] + lossless + [input.path])
+        let keptRun = try await CLITestSupport.runIris(
+            [
+                "thumbnail", "--keep-profile", "--size", "120", "--format", format,
+                "--out", keptOut.path,
+            ] + lossless + [input.path])
         #expect(keptRun.status == 0, "\(keptRun.standardError)")
-        let tagged = try ColorReference.decode(Data(contentsOf: keptOut.appendingPathComponent("p3.\(output.fileExtension ?? format)")), .keepSource)
+        let tagged = try ColorReference.decode(
+            Data(contentsOf: keptOut.appendingPathComponent("p3.\(output.fileExtension ?? format)")), .keepSource)
         #expect(tagged.colorSpace == .icc(profile))
         let keptError = ColorReference.meanError(try ColorReference.renderedToSRGB(tagged, from: profile), expected)
         #expect(keptError <= codecError + 1, "\(output) --keep-profile: mean error \(keptError), the codec alone \(codecError)")

@@ -37,9 +37,10 @@ struct ColorConversionTests {
         let data = try ColorReference.encoder(format).encode(ColorReference.tagged(source, profile), options: ColorReference.options)
         let stored = try ColorReference.decode(data, .keepSource).rgba(x: 8, y: 8)
         let shown = try ColorReference.decode(data, .convertToSRGB).rgba(x: 8, y: 8)
-        #expect(abs(Int(shown.r) - Int(stored.g)) <= 2 && abs(Int(shown.g) - Int(stored.r)) <= 2
-                    && abs(Int(shown.b) - Int(stored.b)) <= 2,
-                "\(format): stored \(stored), shown \(shown)")
+        #expect(
+            abs(Int(shown.r) - Int(stored.g)) <= 2 && abs(Int(shown.g) - Int(stored.r)) <= 2
+                && abs(Int(shown.b) - Int(stored.b)) <= 2,
+            "\(format): stored \(stored), shown \(shown)")
     }
 
     @Test("Untagged and sRGB-tagged images decode bit for bit as before", arguments: ColorReference.formats)
@@ -56,8 +57,9 @@ struct ColorConversionTests {
         #expect(converted.colorSpace == .sRGB)
     }
 
-    @Test("Premultiplied alpha: colour converted, alpha kept exactly (PNG and WebP)",
-          arguments: [ImageFormat.png, .webp])
+    @Test(
+        "Premultiplied alpha: colour converted, alpha kept exactly (PNG and WebP)",
+        arguments: [ImageFormat.png, .webp])
     func alphaKept(format: ImageFormat) throws {
         let profile = try TestProfiles.adobeRGB()
         let source = SampleImages.photo(width: 64, height: 48, seed: 3, format: .rgba8, alpha: true)
@@ -77,9 +79,13 @@ struct ColorConversionTests {
                 // The reference's straight colour premultiplied, against Iris's premultiplied output.
                 let e = expected.rgba(x: x, y: y), a = Int(o.a)
                 func premultiplied(_ v: UInt8) -> Int { (Int(v) * a + 127) / 255 }
-                let difference = max(abs(premultiplied(e.r) - Int(o.r)), abs(premultiplied(e.g) - Int(o.g)),
-                                     abs(premultiplied(e.b) - Int(o.b)))
-                if difference > worst { worst = difference; worstAt = "stored \(s), shown \(o), reference straight \(e)" }
+                let difference = max(
+                    abs(premultiplied(e.r) - Int(o.r)), abs(premultiplied(e.g) - Int(o.g)),
+                    abs(premultiplied(e.b) - Int(o.b)))
+                if difference > worst {
+                    worst = difference
+                    worstAt = "stored \(s), shown \(o), reference straight \(e)"
+                }
             }
         }
         #expect(alphaDiffers == 0)
@@ -136,7 +142,7 @@ enum JPEGSegments {
         let bytes = [UInt8](profile)
         let chunkSize = 65_519
         let chunks = stride(from: 0, to: bytes.count, by: chunkSize).map { Array(bytes[$0..<min(bytes.count, $0 + chunkSize)]) }
-        var out = Data(jpeg.prefix(2))   // SOI
+        var out = Data(jpeg.prefix(2))  // SOI
         for (index, chunk) in chunks.enumerated() {
             let length = 2 + 12 + 2 + chunk.count
             out.append(contentsOf: [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)])

@@ -22,8 +22,10 @@ struct ColorPipelineTests {
             let url = directory.appendingPathComponent("\(name).\(format.fileExtension ?? "img")")
             try data.write(to: url)
             let fullReference = try ColorReference.renderedToSRGB(source, from: profile)
-            let requests = [ImageRequest(source: .file(url), targetSize: CGSize(width: 120, height: 120)),
-                            ImageRequest(source: .data(id: "\(name)-\(format)", load: { data }), targetSize: CGSize(width: 120, height: 120))]
+            let requests = [
+                ImageRequest(source: .file(url), targetSize: CGSize(width: 120, height: 120)),
+                ImageRequest(source: .data(id: "\(name)-\(format)", load: { data }), targetSize: CGSize(width: 120, height: 120)),
+            ]
             for request in requests {
                 let image = try await pipeline.image(for: request)
                 #expect(image.bitmap.size == PixelSize(width: 120, height: 80))
@@ -40,13 +42,16 @@ struct ColorPipelineTests {
     @Test("A pipeline that keeps the source space keeps the profile through a processor")
     func keepsSourceThroughProcessors() async throws {
         let profile = try TestProfiles.displayP3()
-        let data = try ColorReference.encoder(.png).encode(ColorReference.tagged(ColorReference.photo(), profile),
-                                                          options: ColorReference.options)
+        let data = try ColorReference.encoder(.png).encode(
+            ColorReference.tagged(ColorReference.photo(), profile),
+            options: ColorReference.options)
         var decoders = ImageDecoderRegistry.standard
         decoders.colorManagement = .keepSource
         let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(memoryCache: nil, decoders: decoders))
-        let image = try await pipeline.image(for: ImageRequest(source: .data(id: "p3", load: { data }),
-                                                               processors: [.resize(width: 50, height: 50)]))
+        let image = try await pipeline.image(
+            for: ImageRequest(
+                source: .data(id: "p3", load: { data }),
+                processors: [.resize(width: 50, height: 50)]))
         #expect(image.bitmap.size == PixelSize(width: 50, height: 33))
         #expect(image.bitmap.colorSpace == .icc(profile))
     }

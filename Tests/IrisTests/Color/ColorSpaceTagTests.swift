@@ -32,8 +32,9 @@ struct ColorSpaceTagTests {
     @Test("EXIF orientation keeps the tag of a kept source")
     func orientationKeepsTag() throws {
         let profile = try TestProfiles.displayP3()
-        let plain = try ColorReference.encoder(.jpeg).encode(ColorReference.tagged(ColorReference.photo(width: 60, height: 40), profile),
-                                                            options: ColorReference.options)
+        let plain = try ColorReference.encoder(.jpeg).encode(
+            ColorReference.tagged(ColorReference.photo(width: 60, height: 40), profile),
+            options: ColorReference.options)
         let data = EXIFBuilder.jpeg(plain, insertingEXIF: EXIFBuilder.tiff(orientation: 6))
         let image = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(colorManagement: .keepSource))
         #expect(image.bitmap.size == PixelSize(width: 40, height: 60))
@@ -48,7 +49,7 @@ struct ColorSpaceTagTests {
         #expect(original.colorSpace == .sRGB)
         #expect(tagged.colorSpace == .icc(profile))
         #expect(tagged.converted(to: .bgra8).colorSpace == .icc(profile))
-        #expect(tagged.converted(to: .gray8).colorSpace == .sRGB)       // an RGB profile says nothing of grey
+        #expect(tagged.converted(to: .gray8).colorSpace == .sRGB)  // an RGB profile says nothing of grey
         #expect(tagged.oriented(.right).colorSpace == .icc(profile))
         #expect(tagged.embeddableICCProfile == profile)
         #expect(tagged.converted(to: .gray8).embeddableICCProfile == nil)

@@ -28,9 +28,10 @@ enum TestProfiles {
     /// serialized by Little CMS, with the description "Display P3 (Iris test)".
     static func displayP3() throws -> ICCProfile {
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1),
-                                        Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
-                                        Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1),
+            Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
+            Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
         var parameters: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
         let curve = try #require(cmsBuildParametricToneCurve(nil, 4, &parameters))
         defer { cmsFreeToneCurve(curve) }
@@ -59,10 +60,11 @@ enum ColorReference {
     /// `bitmap`'s numbers (opaque RGB) read in `profile` and rendered to sRGB by Little CMS
     /// (relative colorimetric): an `rgbx8` bitmap.
     static func renderedToSRGB(_ bitmap: Bitmap, from profile: ICCProfile) throws -> Bitmap {
-        let rgbx = bitmap.converted(to: .rgba8).converted(to: .rgbx8)   // packed rows
+        let rgbx = bitmap.converted(to: .rgba8).converted(to: .rgbx8)  // packed rows
         var pixels = rgbx.pixels
-        try transform(profile, inputFormat: IRIS_LCMS_TYPE_RGBA_8, outputFormat: IRIS_LCMS_TYPE_RGBA_8,
-                      input: pixels, output: &pixels, count: rgbx.width * rgbx.height)
+        try transform(
+            profile, inputFormat: IRIS_LCMS_TYPE_RGBA_8, outputFormat: IRIS_LCMS_TYPE_RGBA_8,
+            input: pixels, output: &pixels, count: rgbx.width * rgbx.height)
         return try #require(Bitmap(width: rgbx.width, height: rgbx.height, format: .rgbx8, bytesPerRow: rgbx.bytesPerRow, pixels: pixels))
     }
 
@@ -70,8 +72,9 @@ enum ColorReference {
     /// `inverted`) rendered to sRGB through `profile` by Little CMS: an `rgbx8` bitmap.
     static func renderedCMYK(_ cmyk: [UInt8], width: Int, height: Int, inverted: Bool, profile: ICCProfile) throws -> Bitmap {
         var output = [UInt8](repeating: 255, count: width * height * 4)
-        try transform(profile, inputFormat: inverted ? IRIS_LCMS_TYPE_CMYK_8_REV : IRIS_LCMS_TYPE_CMYK_8,
-                      outputFormat: IRIS_LCMS_TYPE_RGBA_8, input: cmyk, output: &output, count: width * height)
+        try transform(
+            profile, inputFormat: inverted ? IRIS_LCMS_TYPE_CMYK_8_REV : IRIS_LCMS_TYPE_CMYK_8,
+            outputFormat: IRIS_LCMS_TYPE_RGBA_8, input: cmyk, output: &output, count: width * height)
         return try #require(Bitmap(width: width, height: height, format: .rgbx8, pixels: output))
     }
 
@@ -79,21 +82,27 @@ enum ColorReference {
     /// of each (neutral) result.
     static func renderedGray(_ levels: [UInt8], profile: ICCProfile) throws -> [UInt8] {
         var output = [UInt8](repeating: 255, count: levels.count * 4)
-        try transform(profile, inputFormat: IRIS_LCMS_TYPE_GRAY_8, outputFormat: IRIS_LCMS_TYPE_RGBA_8,
-                      input: levels, output: &output, count: levels.count)
+        try transform(
+            profile, inputFormat: IRIS_LCMS_TYPE_GRAY_8, outputFormat: IRIS_LCMS_TYPE_RGBA_8,
+            input: levels, output: &output, count: levels.count)
         return (0..<levels.count).map { output[$0 * 4 + 1] }
     }
 
-    private static func transform(_ profile: ICCProfile, inputFormat: cmsUInt32Number, outputFormat: cmsUInt32Number,
-                                  input: [UInt8], output: inout [UInt8], count: Int) throws {
+    private static func transform(
+        _ profile: ICCProfile, inputFormat: cmsUInt32Number, outputFormat: cmsUInt32Number,
+        input: [UInt8], output: inout [UInt8], count: Int
+    ) throws {
         let source = try #require(profile.data.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) })
         defer { cmsCloseProfile(source) }
         let sRGB = try #require(cmsCreate_sRGBProfile())
         defer { cmsCloseProfile(sRGB) }
-        let flags = cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE)
+        let flags =
+            cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE)
             | (inputFormat == IRIS_LCMS_TYPE_RGBA_8 ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0)
-        let transform = try #require(cmsCreateTransform(source, inputFormat, sRGB, outputFormat,
-                                                        cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags))
+        let transform = try #require(
+            cmsCreateTransform(
+                source, inputFormat, sRGB, outputFormat,
+                cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags))
         defer { cmsDeleteTransform(transform) }
         let copy = input
         copy.withUnsafeBytes { inBytes in

@@ -6,8 +6,11 @@ import Testing
 /// What the ImageIO decoder draws in on Apple platforms, decided here on Linux.
 @Suite("Drawing space choice")
 struct DrawingSpaceChoiceTests {
-    static func source(_ profile: ICCProfile?, isRGB: Bool = true, supportsOutput: Bool = true, isSRGB: Bool = false)
-        -> DrawingSpaceChoice.Source {
+    static func source(
+        _ profile: ICCProfile?, isRGB: Bool = true, supportsOutput: Bool = true, isSRGB: Bool = false
+    )
+        -> DrawingSpaceChoice.Source
+    {
         DrawingSpaceChoice.Source(isRGB: isRGB, supportsOutput: supportsOutput, isSRGB: isSRGB, iccData: profile?.data)
     }
 
@@ -21,13 +24,19 @@ struct DrawingSpaceChoiceTests {
     @Test("grey, CMYK, non-output, sRGB, profile-less and untagged sources are drawn in sRGB")
     func sRGBOtherwise() throws {
         let p3 = try TestProfiles.displayP3()
-        #expect(DrawingSpaceChoice.profile(for: Self.source(try TestProfiles.ghostscriptGray(), isRGB: false),
-                                           management: .keepSource) == nil)
-        #expect(DrawingSpaceChoice.profile(for: Self.source(try TestProfiles.ghostscriptCMYK(), isRGB: false),
-                                           management: .keepSource) == nil)
+        #expect(
+            DrawingSpaceChoice.profile(
+                for: Self.source(try TestProfiles.ghostscriptGray(), isRGB: false),
+                management: .keepSource) == nil)
+        #expect(
+            DrawingSpaceChoice.profile(
+                for: Self.source(try TestProfiles.ghostscriptCMYK(), isRGB: false),
+                management: .keepSource) == nil)
         #expect(DrawingSpaceChoice.profile(for: Self.source(p3, supportsOutput: false), management: .keepSource) == nil)
-        #expect(DrawingSpaceChoice.profile(for: Self.source(try TestProfiles.colordSRGB(), isSRGB: true),
-                                           management: .keepSource) == nil)
+        #expect(
+            DrawingSpaceChoice.profile(
+                for: Self.source(try TestProfiles.colordSRGB(), isSRGB: true),
+                management: .keepSource) == nil)
         #expect(DrawingSpaceChoice.profile(for: Self.source(nil), management: .keepSource) == nil)
         #expect(DrawingSpaceChoice.profile(for: nil, management: .keepSource) == nil)
         // Bytes Core Graphics would hand over but that are not a profile: sRGB, not a crash.

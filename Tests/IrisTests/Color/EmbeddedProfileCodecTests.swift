@@ -19,7 +19,8 @@ struct EmbeddedProfileCodecTests {
             #expect(decoded.colorSpace.iccProfile?.identity == profile.identity, "\(format) \(name)")
             expectSameBytes(decoded.colorSpace.iccProfile?.data, profile.data, "\(format) \(name)")
             // The numbers are the same as the untagged file's: the profile only labels them.
-            let untagged = try ColorReference.decode(ColorReference.encoder(format).encode(source, options: ColorReference.options), .keepSource)
+            let untagged = try ColorReference.decode(
+                ColorReference.encoder(format).encode(source, options: ColorReference.options), .keepSource)
             expectSameBytes(decoded, untagged, "\(format) \(name)")
             #expect(untagged.colorSpace == .sRGB)
         }
@@ -34,8 +35,9 @@ struct EmbeddedProfileCodecTests {
         let size = bytes.count
         bytes.replaceSubrange(0..<4, with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
         let profile = try #require(ICCProfile(data: Data(bytes)))
-        let data = try ColorReference.encoder(.jpeg).encode(ColorReference.tagged(ColorReference.photo(width: 20, height: 20), profile),
-                                                           options: ColorReference.options)
+        let data = try ColorReference.encoder(.jpeg).encode(
+            ColorReference.tagged(ColorReference.photo(width: 20, height: 20), profile),
+            options: ColorReference.options)
         let decoded = try ColorReference.decode(data, .keepSource)
         expectSameBytes(decoded.colorSpace.iccProfile?.data, profile.data, "three APP2 segments")
     }
@@ -44,8 +46,9 @@ struct EmbeddedProfileCodecTests {
     func modelMustFit() throws {
         let grey = SampleImages.horizontalGradient(width: 32, height: 8, format: .gray8)
         for format in ColorReference.formats where format != .webp {
-            let data = try ColorReference.encoder(format).encode(ColorReference.tagged(grey, try TestProfiles.adobeRGB()),
-                                                                 options: ColorReference.options)
+            let data = try ColorReference.encoder(format).encode(
+                ColorReference.tagged(grey, try TestProfiles.adobeRGB()),
+                options: ColorReference.options)
             #expect(try ColorReference.decode(data, .keepSource).colorSpace == .sRGB, "\(format)")
         }
     }
@@ -77,8 +80,9 @@ struct EmbeddedProfileCodecTests {
 }
 
 extension EmbeddedProfileCodecTests {
-    @Test("Pixels kept in a PNG's gAMA space are written with an ICC profile that means the same",
-          arguments: ColorReference.formats)
+    @Test(
+        "Pixels kept in a PNG's gAMA space are written with an ICC profile that means the same",
+        arguments: ColorReference.formats)
     func calibratedWrittenAsICC(format: ImageFormat) throws {
         let plain = try ColorReference.encoder(.png).encode(ColorReference.photo(width: 48, height: 32), options: ColorReference.options)
         let mac = PNGChunks.inserting(gamma: 55_556, into: plain)
@@ -88,8 +92,9 @@ extension EmbeddedProfileCodecTests {
         #expect(reread.colorSpace.iccProfile != nil, "\(format): written without a profile")
         // What the output codec alone loses (JPEG is lossy), plus a level.
         let codecError = ColorReference.meanError(reread, kept)
-        let error = ColorReference.meanError(try ColorReference.decode(written, .convertToSRGB),
-                                             try ColorReference.decode(mac, .convertToSRGB))
+        let error = ColorReference.meanError(
+            try ColorReference.decode(written, .convertToSRGB),
+            try ColorReference.decode(mac, .convertToSRGB))
         #expect(error <= codecError + 1, "\(format): mean error \(error), the codec alone \(codecError)")
     }
 }

@@ -9,8 +9,11 @@ import Testing
 struct ICCProfileTests {
     @Test("Model, class, version and description agree with Little CMS's reading")
     func agreesWithLittleCMS() throws {
-        let profiles = try TestProfiles.wideGamut() + [("sRGB", try TestProfiles.colordSRGB()),
-                                                       ("CMYK", try TestProfiles.ghostscriptCMYK())]
+        let profiles =
+            try TestProfiles.wideGamut() + [
+                ("sRGB", try TestProfiles.colordSRGB()),
+                ("CMYK", try TestProfiles.ghostscriptCMYK()),
+            ]
         for (label, profile) in profiles {
             let handle = try #require(profile.data.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) })
             defer { cmsCloseProfile(handle) }
@@ -20,8 +23,12 @@ struct ICCProfileTests {
             let lcmsName = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             #expect(profile.name == lcmsName.trimmingCharacters(in: .whitespaces), "\(label)")
             let space = cmsGetColorSpace(handle)
-            let model: ICCProfile.ColorModel = space == cmsSigRgbData ? .rgb : space == cmsSigCmykData ? .cmyk
-                : space == cmsSigGrayData ? .gray : .other("?")
+            let model: ICCProfile.ColorModel =
+                space == cmsSigRgbData
+                ? .rgb
+                : space == cmsSigCmykData
+                    ? .cmyk
+                    : space == cmsSigGrayData ? .gray : .other("?")
             #expect(profile.colorModel == model, "\(label)")
             #expect(Double(profile.version.major) == (cmsGetProfileVersion(handle)).rounded(.down), "\(label)")
             #expect(profile.profileClass == (label == "CMYK" ? "prtr" : "mntr"), "\(label)")
@@ -42,13 +49,13 @@ struct ICCProfileTests {
     func refusesNonProfiles() throws {
         let good = [UInt8](try TestProfiles.adobeRGB().data)
         #expect(ICCProfile(data: Data()) == nil)
-        #expect(ICCProfile(data: Data(good.prefix(100))) == nil)          // shorter than the header
+        #expect(ICCProfile(data: Data(good.prefix(100))) == nil)  // shorter than the header
         var noSignature = good
         noSignature[36] = UInt8(ascii: "x")
         #expect(ICCProfile(data: Data(noSignature)) == nil)
-        #expect(ICCProfile(data: Data(good.dropLast(1))) == nil)          // states more than there is
+        #expect(ICCProfile(data: Data(good.dropLast(1))) == nil)  // states more than there is
         var lyingTags = good
-        lyingTags[128] = 0x7F                                            // tag count far beyond the data
+        lyingTags[128] = 0x7F  // tag count far beyond the data
         #expect(ICCProfile(data: Data(lyingTags))?.name == nil)
     }
 }

@@ -17,8 +17,9 @@ final class DocumentationFixtures {
 
     /// A `width`×`height` photo-like PNG, as bytes.
     static func png(width: Int, height: Int, seed: UInt64 = 1) throws -> Data {
-        try ImageEncoders.encoder(for: .png)!.encode(SampleImages.photo(width: width, height: height, seed: seed),
-                                                    options: EncodeOptions())
+        try ImageEncoders.encoder(for: .png)!.encode(
+            SampleImages.photo(width: width, height: height, seed: seed),
+            options: EncodeOptions())
     }
 
     /// A photo-like PNG file named `name`.
@@ -43,13 +44,13 @@ final class DocumentationFixtures {
     static func gifClaiming(width: Int, height: Int) -> Data {
         var bytes = Array("GIF89a".utf8)
         bytes += [UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8)]
-        bytes += [0x80, 0x00, 0x00]                   // a global colour table of 2 entries
-        bytes += [0, 0, 0, 255, 255, 255]             // black, white
-        bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0x00] // image descriptor: at 0,0, 1×1, no local table
+        bytes += [0x80, 0x00, 0x00]  // a global colour table of 2 entries
+        bytes += [0, 0, 0, 255, 255, 255]  // black, white
+        bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0x00]  // image descriptor: at 0,0, 1×1, no local table
         // LZW, minimum code size 2: the codes clear (4), index 0, end (5) in 3 bits each,
         // least significant bit first, in one 2-byte sub-block.
         bytes += [0x02, 0x02, 0x44, 0x01, 0x00]
-        bytes += [0x3B]                               // trailer
+        bytes += [0x3B]  // trailer
         return Data(bytes)
     }
 }

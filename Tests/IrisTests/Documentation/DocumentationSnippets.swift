@@ -39,8 +39,9 @@ struct DocumentationSnippets {
             $0.imageService = ImgproxyService(baseURL: URL(string: "https://images.example.com")!)
         }
         // End of snippet.
-        let request = ImageRequest(url: URL(string: "https://cdn.example.com/a.jpg")!, targetSize: CGSize(width: 128, height: 128),
-                                   contentMode: .fill, scale: 3)
+        let request = ImageRequest(
+            url: URL(string: "https://cdn.example.com/a.jpg")!, targetSize: CGSize(width: 128, height: 128),
+            contentMode: .fill, scale: 3)
         #expect(pipeline.dataKey(for: request).contains("fill 384×384 webp"))
     }
 
@@ -59,8 +60,8 @@ struct DocumentationSnippets {
         // End of snippet.
         #expect(pipeline.configuration.dataCache != nil)
         #expect(image.bitmap.size == PixelSize(width: 96, height: 96))
-        #expect(image.bitmap.rgba(x: 0, y: 0).a == 0)          // outside the circle
-        #expect(image.bitmap.rgba(x: 48, y: 48).a == 255)      // inside it
+        #expect(image.bitmap.rgba(x: 0, y: 0).a == 0)  // outside the circle
+        #expect(image.bitmap.rgba(x: 48, y: 48).a == 255)  // inside it
         #expect(image.scale == 2)
     }
 
@@ -87,16 +88,18 @@ struct DocumentationSnippets {
         let store = DocumentationAssetStore()
         let assetID = 7
         // Snippet: ThePipelineAndItsCaches.md
-        let thumbnail = try await pipeline.image(for: ImageRequest(
-            source: .data(id: "asset-\(assetID)") { try await store.data(for: assetID) },
-            targetSize: CGSize(width: 300, height: 300)))
+        let thumbnail = try await pipeline.image(
+            for: ImageRequest(
+                source: .data(id: "asset-\(assetID)") { try await store.data(for: assetID) },
+                targetSize: CGSize(width: 300, height: 300)))
         // End of snippet.
         #expect(thumbnail.bitmap.size == PixelSize(width: 300, height: 225))
-        let again = try await pipeline.image(for: ImageRequest(
-            source: .data(id: "asset-\(assetID)") { try await store.data(for: assetID) },
-            targetSize: CGSize(width: 300, height: 300)))
+        let again = try await pipeline.image(
+            for: ImageRequest(
+                source: .data(id: "asset-\(assetID)") { try await store.data(for: assetID) },
+                targetSize: CGSize(width: 300, height: 300)))
         expectSameBytes(again.bitmap, thumbnail.bitmap)
-        #expect(await store.loads == 1)                          // the second was a memory hit
+        #expect(await store.loads == 1)  // the second was a memory hit
     }
 
     @Test("the cache front end finds the avatar in memory, and forgets it when emptied")
@@ -118,7 +121,7 @@ struct DocumentationSnippets {
         // End of snippet.
         #expect(loaded.bitmap.size == PixelSize(width: 96, height: 96))
         #expect(pipeline.cache.image(for: avatar) == nil)
-        #expect(!pipeline.cache.contains(avatar, in: .disk))      // a file never goes to the disk cache
+        #expect(!pipeline.cache.contains(avatar, in: .disk))  // a file never goes to the disk cache
     }
 
     @Test("the prefetcher fills the memory cache with every upcoming request")
@@ -126,8 +129,9 @@ struct DocumentationSnippets {
         let fixtures = try DocumentationFixtures()
         let pipeline = ImagePipeline { $0.memoryCache = MemoryCache() }
         let upcoming = try (0..<4).map { index in
-            ImageRequest(url: try fixtures.pngFile("row\(index).png", width: 320, height: 240, seed: UInt64(index + 1)),
-                         targetSize: CGSize(width: 80, height: 80))
+            ImageRequest(
+                url: try fixtures.pngFile("row\(index).png", width: 320, height: 240, seed: UInt64(index + 1)),
+                targetSize: CGSize(width: 80, height: 80))
         }
         #expect(upcoming.allSatisfy { !pipeline.cache.contains($0, in: .memory) })
         // Snippet: ThePipelineAndItsCaches.md
@@ -185,8 +189,9 @@ struct DocumentationSnippets {
         let photo = try fixtures.pngFile("wide.png", width: 640, height: 360)
         let pipeline = ImagePipeline { $0.memoryCache = nil }
         // Snippet: ThumbnailsOnLinux.md
-        let square = ImageRequest(source: .file(photo), targetSize: CGSize(width: 200, height: 200), contentMode: .fill,
-                                  processors: [.resize(width: 200, height: 200, contentMode: .fill, allowsUpscaling: true, crop: true)])
+        let square = ImageRequest(
+            source: .file(photo), targetSize: CGSize(width: 200, height: 200), contentMode: .fill,
+            processors: [.resize(width: 200, height: 200, contentMode: .fill, allowsUpscaling: true, crop: true)])
         // End of snippet.
         let image = try await pipeline.image(for: square)
         #expect(image.bitmap.size == PixelSize(width: 200, height: 200))
@@ -290,13 +295,14 @@ struct DocumentationSnippets {
 // Snippet: ThumbnailsOnLinux.md
 func makeThumbnails(of files: [URL], in directory: URL, jobs: Int) async throws {
     // Each file is read once: no memory cache, no disk cache, no partial downloads.
-    let pipeline = ImagePipeline(configuration: .init(
-        dataCache: nil, memoryCache: nil,
-        maxConcurrentDecodes: jobs, maxConcurrentProcessing: jobs, resumableData: nil))
+    let pipeline = ImagePipeline(
+        configuration: .init(
+            dataCache: nil, memoryCache: nil,
+            maxConcurrentDecodes: jobs, maxConcurrentProcessing: jobs, resumableData: nil))
     let jpeg = ImageEncoders.encoder(for: .jpeg)!
     try await withThrowingTaskGroup(of: Void.self) { group in
         for (index, file) in files.enumerated() {
-            if index >= jobs { try await group.next() }   // at most `jobs` files at once
+            if index >= jobs { try await group.next() }  // at most `jobs` files at once
             group.addTask {
                 let request = ImageRequest(source: .file(file), targetSize: CGSize(width: 256, height: 256))
                 let image = try await pipeline.image(for: request)

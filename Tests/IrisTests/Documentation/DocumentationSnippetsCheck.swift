@@ -22,13 +22,16 @@ struct DocumentationSnippetsCheck {
     func everyBlockIsBuilt() throws {
         let articles = try Self.articles()
         #expect(articles.contains { $0.lastPathComponent == "GettingStarted.md" }, "articles found: \(articles.map(\.lastPathComponent))")
-        let built = try Self.builtFiles.map { try SnippetText.normalised(String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8)) }
+        let built = try Self.builtFiles.map {
+            try SnippetText.normalised(String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8))
+        }
         var blockCount = 0
         for article in articles {
             let blocks = SnippetText.swiftBlocks(in: try String(contentsOf: article, encoding: .utf8))
             blockCount += blocks.count
             for block in blocks where !built.contains(where: { $0.contains(SnippetText.normalised(block.code)) }) {
-                Issue.record("""
+                Issue.record(
+                    """
                     \(article.lastPathComponent):\(block.line): this swift block is in neither \(Self.builtFiles.joined(separator: " nor ")):
                     \(block.code)
                     """)

@@ -43,7 +43,7 @@ struct BadInputTests {
             case (.anyError, .failure(let error)):
                 #expect(!error.description.isEmpty)
             case (.anyError, .success):
-                break   // a flip in a byte the decoder ignores still decodes
+                break  // a flip in a byte the decoder ignores still decodes
             case (.decodes(let size), .success(let image)):
                 if target == nil { #expect(image.bitmap.size == size, "\(input.name)") }
             case (_, .failure(let error)):
@@ -56,9 +56,11 @@ struct BadInputTests {
 
     @Test("the error messages a person reads")
     func messages() {
-        #expect(ImageError.overLimit(.pixels(width: 60_000, height: 60_000, limit: 256_000_000)).description
+        #expect(
+            ImageError.overLimit(.pixels(width: 60_000, height: 60_000, limit: 256_000_000)).description
                 == "image is 60000×60000 (3.6 GP), over the 256 MP limit")
-        #expect(ImageError.truncated(format: .png, received: 4096, expected: 91_233).description
+        #expect(
+            ImageError.truncated(format: .png, received: 4096, expected: 91_233).description
                 == "PNG is truncated after 4,096 of 91,233 bytes")
         #expect(ImageError.unsupportedFormat(.html).description == "HTML images are not supported")
     }
@@ -71,7 +73,8 @@ struct BadInputTests {
             try ImageDecoderRegistry.standard.decode(input.data, options: DecodeOptions(limits: limits))
         }
         // Shrunk while decoding, the same image fits.
-        let small = try ImageDecoderRegistry.standard.decode(input.data, options: DecodeOptions(target: DecodeTarget(width: 10, height: 1000), limits: limits))
+        let small = try ImageDecoderRegistry.standard.decode(
+            input.data, options: DecodeOptions(target: DecodeTarget(width: 10, height: 1000), limits: limits))
         #expect(small.bitmap.size == PixelSize(width: 1, height: 1000))
     }
 }

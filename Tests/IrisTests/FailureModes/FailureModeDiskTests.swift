@@ -129,7 +129,7 @@ func diskFullScenario(_ disk: some FullDisk) async throws {
     #expect(cache.totalSize == DataCacheEntryFile.fileSize(keyCount: 5, payloadCount: small.count))
     accountingMatchesDisk()
     #expect(cache.data(for: "big") == nil)
-    expectSameBytes(cache.data(for: "small"), small) // what was there is still served
+    expectSameBytes(cache.data(for: "small"), small)  // what was there is still served
 
     // An update that does not fit drops the older entry: never a torn one, nor a stale one.
     cache.store(big, for: "small")
@@ -147,8 +147,10 @@ func diskFullScenario(_ disk: some FullDisk) async throws {
     try await withTestServer { server in
         server.serve("/big.png", data: big, contentType: "image/png")
         let memory = MemoryCache()
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
-                                                          memoryCache: memory))
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
+                memoryCache: memory))
         let request = ImageRequest(url: server.url("/big.png"))
         let key = pipeline.dataKey(for: request)
 
@@ -178,7 +180,7 @@ func diskFullScenario(_ disk: some FullDisk) async throws {
         await cache.waitForPendingWrites()
         expectSameBytes(cache.data(for: key), big)
         memory.removeAll()
-        _ = try await pipeline.image(for: request) // from the disk cache
+        _ = try await pipeline.image(for: request)  // from the disk cache
         #expect(server.requestCount("/big.png") == 3)
         cache.store(big, for: "big")
         await cache.waitForPendingWrites()
@@ -233,8 +235,10 @@ func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
         server.serve("/a.jpg", data: a, contentType: "image/jpeg")
         server.serve("/b.png", data: b, contentType: "image/png")
         let memory = MemoryCache()
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
-                                                          memoryCache: memory))
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
+                memoryCache: memory))
         let requestA = ImageRequest(url: server.url("/a.jpg"))
         let requestB = ImageRequest(url: server.url("/b.png"))
         let keyA = pipeline.dataKey(for: requestA), keyB = pipeline.dataKey(for: requestB)
@@ -295,8 +299,9 @@ func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
 
 @Suite("Failure modes: the disk")
 struct FailureModeDiskTests {
-    @Test("disk full while the disk cache writes: no torn entry, accounting kept, pipeline serves, recovers",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
+    @Test(
+        "disk full while the disk cache writes: no torn entry, accounting kept, pipeline serves, recovers",
+        .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func diskFullWhileWriting() async throws {
         #if os(Linux)
         let refusal = try await onTmpfs(sizeKiB: 256) { mount in
@@ -322,8 +327,9 @@ struct FailureModeDiskTests {
         try await diskFullScenario(FileSizeLimitDisk(root: root))
     }
 
-    @Test("the cache directory made read-only while the app runs: writes fail cleanly, reads and the pipeline go on",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
+    @Test(
+        "the cache directory made read-only while the app runs: writes fail cleanly, reads and the pipeline go on",
+        .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func cacheDirectoryMadeReadOnly() async throws {
         if getuid() != 0 {
             let root = failureModeDirectory("read-only")
@@ -367,8 +373,9 @@ struct FailureModeDiskTests {
         try await readOnlyScenario(PermissionsReadOnly(root: root))
     }
 
-    @Test("the cache directory deleted while the app runs: misses, then the next write makes it again",
-          .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
+    @Test(
+        "the cache directory deleted while the app runs: misses, then the next write makes it again",
+        .enabled(if: !FailureModeChild.isChild, "this process is a failure-mode child"), .timeLimit(.minutes(10)))
     func cacheDirectoryDeleted() async throws {
         let root = failureModeDirectory("deleted")
         let directory = root.appendingPathComponent("cache")
@@ -382,8 +389,10 @@ struct FailureModeDiskTests {
             server.serve("/b.png", data: b, contentType: "image/png")
             server.serve("/c.jpg", data: c, contentType: "image/jpeg")
             let memory = MemoryCache()
-            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
-                                                              memoryCache: memory))
+            let pipeline = ImagePipeline(
+                configuration: .init(
+                    dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: cache,
+                    memoryCache: memory))
             let requestA = ImageRequest(url: server.url("/a.jpg")), requestB = ImageRequest(url: server.url("/b.png"))
             let keyA = pipeline.dataKey(for: requestA), keyB = pipeline.dataKey(for: requestB)
             _ = try await pipeline.image(for: requestA)

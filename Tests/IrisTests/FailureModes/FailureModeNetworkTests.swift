@@ -17,13 +17,17 @@ private struct NetworkRig {
 
     /// A rig whose loader times out after `timeout` seconds of `clock` (a ``VirtualClock`` the
     /// test moves), or, without one, after the suite's hang timeout.
-    init(maxDataBytes: Int = ImagePipeline.Configuration.defaultMaxDataBytes, timeout: TimeInterval = httpHangTimeout,
-         clock: VirtualClock? = nil, memoryCache: MemoryCache? = nil) throws {
+    init(
+        maxDataBytes: Int = ImagePipeline.Configuration.defaultMaxDataBytes, timeout: TimeInterval = httpHangTimeout,
+        clock: VirtualClock? = nil, memoryCache: MemoryCache? = nil
+    ) throws {
         directory = failureModeDirectory("network-cache")
         cache = try DataCache(directory: directory)
         let loader = clock.map { URLSessionDataLoader(timeout: timeout, clock: $0) } ?? URLSessionDataLoader(timeout: timeout)
-        pipeline = ImagePipeline(configuration: .init(dataLoader: loader, dataCache: cache,
-                                                      memoryCache: memoryCache, maxDataBytes: maxDataBytes))
+        pipeline = ImagePipeline(
+            configuration: .init(
+                dataLoader: loader, dataCache: cache,
+                memoryCache: memoryCache, maxDataBytes: maxDataBytes))
     }
 
     /// Nothing reached the disk cache: no entry, no file, no bytes kept for resuming.
@@ -31,8 +35,9 @@ private struct NetworkRig {
         await cache.waitForPendingWrites()
         #expect(cache.data(for: pipeline.dataKey(for: request)) == nil, sourceLocation: sourceLocation)
         #expect(cache.count == 0, sourceLocation: sourceLocation)
-        #expect(failureModeFileNames(in: directory).isEmpty, "files: \(failureModeFileNames(in: directory))",
-                sourceLocation: sourceLocation)
+        #expect(
+            failureModeFileNames(in: directory).isEmpty, "files: \(failureModeFileNames(in: directory))",
+            sourceLocation: sourceLocation)
         #expect(pipeline.configuration.resumableData?.byteCount == 0, sourceLocation: sourceLocation)
     }
 
@@ -48,8 +53,9 @@ private nonisolated(nonsending) func outcome<T>(_ body: () async throws(ImageErr
 struct FailureModeNetworkTests {
     static let limit = 1 << 20
 
-    @Test("a body without end (no Content-Length) stops at maxDataBytes with .overLimit and is cancelled",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "a body without end (no Content-Length) stops at maxDataBytes with .overLimit and is cancelled",
+        .timeLimit(.minutes(10)))
     func endlessBodyStopsAtTheByteLimit() async throws {
         let jpeg = try HTTPTestImages.jpeg()
         let rig = try NetworkRig(maxDataBytes: Self.limit)
@@ -86,21 +92,28 @@ struct FailureModeNetworkTests {
                 _ = try await task.image
                 Issue.record("an endless body loaded")
             } catch {
-                guard case .overLimit(.encodedBytes) = error else { Issue.record("task: \(error)"); return }
+                guard case .overLimit(.encodedBytes) = error else {
+                    Issue.record("task: \(error)")
+                    return
+                }
             }
             do throws(ImageError) {
                 _ = try await rig.pipeline.data(for: request)
                 Issue.record("an endless body loaded as data")
             } catch {
-                guard case .overLimit(.encodedBytes) = error else { Issue.record("data(for:): \(error)"); return }
+                guard case .overLimit(.encodedBytes) = error else {
+                    Issue.record("data(for:): \(error)")
+                    return
+                }
             }
             #expect(await pipelineEventually { server.cancelledRequestCount("/endless.jpg") == 3 })
             await rig.expectNothingCached(request)
 
             // The loader stops the body itself, read or not: bytes nobody has taken yet cannot pile up.
             server.serve("/unread.jpg", .endless(body: jpeg.prefix(4096), contentType: "image/jpeg"))
-            let unread = URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/unread.jpg")),
-                                                                                byteLimit: Self.limit)
+            let unread = URLSessionDataLoader(timeout: httpHangTimeout).loadData(
+                for: URLRequest(url: server.url("/unread.jpg")),
+                byteLimit: Self.limit)
             #expect(await pipelineEventually { server.cancelledRequestCount("/unread.jpg") == 1 }, "cancelled before any read")
             let load = await CollectedLoad.collect(unread)
             #expect(load.body.count <= Self.limit)
@@ -112,8 +125,9 @@ struct FailureModeNetworkTests {
         }
     }
 
-    @Test("a Content-Length over maxDataBytes fails before the body; a .data closure over it fails too",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "a Content-Length over maxDataBytes fails before the body; a .data closure over it fails too",
+        .timeLimit(.minutes(10)))
     func announcedLengthOverTheLimitFailsUpFront() async throws {
         let jpeg = try HTTPTestImages.jpeg()
         // The default limit: a response announcing 300 MiB is refused without reading it.
@@ -146,8 +160,9 @@ struct FailureModeNetworkTests {
         }
     }
 
-    @Test("a Content-Length smaller than the body: the image is cut, fails typed, and is not served from the disk later",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "a Content-Length smaller than the body: the image is cut, fails typed, and is not served from the disk later",
+        .timeLimit(.minutes(10)))
     func contentLengthSmallerThanTheBody() async throws {
         let jpeg = try HTTPTestImages.jpeg()
         let rig = try NetworkRig(maxDataBytes: Self.limit)
@@ -182,8 +197,9 @@ struct FailureModeNetworkTests {
         }
     }
 
-    @Test("a server that stalls mid-body ends with .network \"timed out\" once the loader's timeout has passed",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "a server that stalls mid-body ends with .network \"timed out\" once the loader's timeout has passed",
+        .timeLimit(.minutes(10)))
     func stallMidBodyTimesOut() async throws {
         let jpeg = try HTTPTestImages.jpeg()
         let total = jpeg.count.grouped
@@ -213,14 +229,17 @@ struct FailureModeNetworkTests {
                 server.serve(url.path, .stalling(body: jpeg, after: sent, contentType: "image/jpeg"))
                 let clock = VirtualClock()
                 var moved = false
-                let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: 1.5, clock: clock).loadData(for: URLRequest(url: url))) { load in
+                let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: 1.5, clock: clock).loadData(for: URLRequest(url: url)))
+                { load in
                     if !moved, load.responseCount == 1, load.receivedCount >= sent {
                         moved = true
                         clock.advance(by: .milliseconds(1500))
                     }
                 }
                 expectSameBytes(load.body, jpeg.prefix(sent), "stalled after \(sent)")
-                #expect(load.imageError?.withoutCause == .network(reason: "timed out: no data for 1.5 s after \(sent.grouped) of \(total) bytes", url: url))
+                #expect(
+                    load.imageError?.withoutCause
+                        == .network(reason: "timed out: no data for 1.5 s after \(sent.grouped) of \(total) bytes", url: url))
             }
 
             // No response at all: the server holds it.
@@ -231,13 +250,16 @@ struct FailureModeNetworkTests {
             let waiting = Task { await CollectedLoad.collect(stream) }
             #expect(await pipelineEventually { server.requestCount("/no-headers.jpg") == 1 })
             waitingClock.advance(by: .milliseconds(1500))
-            #expect(await waiting.value.imageError?.withoutCause == .network(reason: "timed out waiting for the server (1.5 s)", url: noHeaders))
+            #expect(
+                await waiting.value.imageError?.withoutCause == .network(reason: "timed out waiting for the server (1.5 s)", url: noHeaders)
+            )
             server.release("/no-headers.jpg")
         }
     }
 
-    @Test("timeouts under a second are kept exactly: idle 0.39 s passes, 0.4 s ends the load (never zero, never a whole second)",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "timeouts under a second are kept exactly: idle 0.39 s passes, 0.4 s ends the load (never zero, never a whole second)",
+        .timeLimit(.minutes(10)))
     func subSecondTimeouts() async throws {
         let jpeg = try HTTPTestImages.jpeg()
         let piece = jpeg.count / 3 + 1
@@ -248,7 +270,7 @@ struct FailureModeNetworkTests {
             server.serve("/pieces.jpg", .inPieces(body: jpeg, pieceSize: piece, contentType: "image/jpeg"))
             let clock = VirtualClock()
             var request = URLRequest(url: server.url("/pieces.jpg"))
-            request.timeoutInterval = 0.4 // lower than the loader's: the request's wins
+            request.timeoutInterval = 0.4  // lower than the loader's: the request's wins
             var released = 0
             let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: 30, clock: clock).loadData(for: request)) { load in
                 let arrived = load.receivedCount / piece
@@ -269,13 +291,16 @@ struct FailureModeNetworkTests {
             stallRequest.timeoutInterval = 0.4
             let stallClock = VirtualClock()
             var moved = false
-            let stalled = await CollectedLoad.collect(URLSessionDataLoader(timeout: 30, clock: stallClock).loadData(for: stallRequest)) { load in
+            let stalled = await CollectedLoad.collect(URLSessionDataLoader(timeout: 30, clock: stallClock).loadData(for: stallRequest)) {
+                load in
                 if !moved, load.receivedCount >= 500 {
                     moved = true
                     stallClock.advance(by: .milliseconds(400))
                 }
             }
-            #expect(stalled.imageError?.withoutCause == .network(reason: "timed out: no data for 0.4 s after 500 of \(jpeg.count.grouped) bytes", url: url))
+            #expect(
+                stalled.imageError?.withoutCause
+                    == .network(reason: "timed out: no data for 0.4 s after 500 of \(jpeg.count.grouped) bytes", url: url))
         }
     }
 

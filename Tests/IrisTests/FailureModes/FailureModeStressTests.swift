@@ -53,8 +53,9 @@ private final class WeakTasks: Sendable {
 
 @Suite("Failure modes: stress")
 struct FailureModeStressTests {
-    @Test("10,000 requests with seeded random cancellation under a small memory cache: every one answered, nothing left",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "10,000 requests with seeded random cancellation under a small memory cache: every one answered, nothing left",
+        .timeLimit(.minutes(10)))
     func tenThousandRequestsWithRandomCancellation() async throws {
         let requestCount = 10_000
         let sourceCount = 400
@@ -88,35 +89,49 @@ struct FailureModeStressTests {
                     server.serve(path, data: data, contentType: isJPEG ? "image/jpeg" : "image/png")
                 }
                 if kind == .good, index % 2 == 1 {
-                    sources.append(StressSource(index: index, kind: kind, size: size, request: { targetSize, priority in
-                        ImageRequest(source: .data(id: "stress-\(index)") {
-                            try await Task.sleep(for: .microseconds(200))
-                            return data
-                        }, targetSize: targetSize, priority: priority)
-                    }, url: nil, served: nil))
+                    sources.append(
+                        StressSource(
+                            index: index, kind: kind, size: size,
+                            request: { targetSize, priority in
+                                ImageRequest(
+                                    source: .data(id: "stress-\(index)") {
+                                        try await Task.sleep(for: .microseconds(200))
+                                        return data
+                                    }, targetSize: targetSize, priority: priority)
+                            }, url: nil, served: nil))
                 } else {
                     let url = server.url(path)
-                    sources.append(StressSource(index: index, kind: kind, size: size, request: { targetSize, priority in
-                        ImageRequest(url: url, targetSize: targetSize, priority: priority)
-                    }, url: url, served: served))
+                    sources.append(
+                        StressSource(
+                            index: index, kind: kind, size: size,
+                            request: { targetSize, priority in
+                                ImageRequest(url: url, targetSize: targetSize, priority: priority)
+                            }, url: url, served: served))
                 }
             }
 
             let plans = (0..<requestCount).map { _ -> StressPlan in
                 let roll = Int.random(in: 0..<100, using: &random)
-                let cancel: StressPlan.Cancel = roll < 60 ? .never : roll < 70 ? .atOnce
-                    : .after(microseconds: Int.random(in: 0..<4000, using: &random))
-                return StressPlan(source: Int.random(in: 0..<sourceCount, using: &random), usesTask: Bool.random(using: &random),
-                                  targeted: Int.random(in: 0..<10, using: &random) < 3,
-                                  priority: ImageRequest.Priority.allCases.randomElement(using: &random)!, cancel: cancel)
+                let cancel: StressPlan.Cancel =
+                    roll < 60
+                    ? .never
+                    : roll < 70
+                        ? .atOnce
+                        : .after(microseconds: Int.random(in: 0..<4000, using: &random))
+                return StressPlan(
+                    source: Int.random(in: 0..<sourceCount, using: &random), usesTask: Bool.random(using: &random),
+                    targeted: Int.random(in: 0..<10, using: &random) < 3,
+                    priority: ImageRequest.Priority.allCases.randomElement(using: &random)!, cancel: cancel)
             }
 
             let memory = MemoryCache(costLimit: 64 * 1024)
             let directory = failureModeDirectory("stress-cache")
             defer { try? FileManager.default.removeItem(at: directory) }
             let disk = try DataCache(directory: directory, sizeLimit: 128 * 1024)
-            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: disk,
-                                                              memoryCache: memory))
+            let pipeline = ImagePipeline(
+                configuration: .init(
+                    dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: disk,
+                    memoryCache: memory))
             let weakTasks = WeakTasks()
             let started = ContinuousClock.now
             var outcomes = [StressOutcome?](repeating: nil, count: requestCount)
@@ -186,7 +201,8 @@ struct FailureModeStressTests {
                 case .image(let size):
                     images += 1
                     loadedKeys.insert("\(plan.source)-\(plan.targeted)")
-                    let right = source.kind == .good
+                    let right =
+                        source.kind == .good
                         && (plan.targeted ? size.width <= 8 && size.height <= 8 && size.width > 0 && size.height > 0 : size == source.size)
                     if !right { problems.append("#\(number): \(size) for source \(plan.source) (\(source.kind), \(source.size))") }
                 case .failure(let error):
@@ -232,10 +248,11 @@ struct FailureModeStressTests {
                 expectSameBytes(data, source.served ?? Data(), "source \(source.index) (\(source.kind)) on disk")
             }
             #expect(onDisk > 0 && onDisk < sources.filter { $0.url != nil }.count, "\(onDisk) entries on disk")
-            print("stress: \(requestCount) requests in \(elapsed): \(images) images, \(expectedErrors) expected errors, "
-                  + "\(cancelled) cancelled (of \(cancellingPlans) cancelling); \(server.totalRequestCount) HTTP requests, "
-                  + "\(server.cancelledRequestCount) abandoned; memory cache \(memory.count) images, \(memory.totalCost) bytes; "
-                  + "disk cache \(disk.count) entries, \(disk.totalSize) bytes")
+            print(
+                "stress: \(requestCount) requests in \(elapsed): \(images) images, \(expectedErrors) expected errors, "
+                    + "\(cancelled) cancelled (of \(cancellingPlans) cancelling); \(server.totalRequestCount) HTTP requests, "
+                    + "\(server.cancelledRequestCount) abandoned; memory cache \(memory.count) images, \(memory.totalCost) bytes; "
+                    + "disk cache \(disk.count) entries, \(disk.totalSize) bytes")
         }
     }
 }

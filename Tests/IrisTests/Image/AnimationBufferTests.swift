@@ -17,9 +17,11 @@ struct AnimationBufferTests {
         var random = SplitMix(seed: 77)
         var frames = [GIFTestWriter.Frame(width: 24, height: 24, indices: (0..<576).map { _ in UInt8(random.below(100)) })]
         for index in 1..<count {
-            frames.append(GIFTestWriter.Frame(left: (index * 7) % 16, top: (index * 3) % 16, width: 8, height: 8,
-                                              indices: (0..<64).map { _ in UInt8(random.below(100)) },
-                                              delay: 2, disposal: index % 3 == 0 ? 3 : 1))
+            frames.append(
+                GIFTestWriter.Frame(
+                    left: (index * 7) % 16, top: (index * 3) % 16, width: 8, height: 8,
+                    indices: (0..<64).map { _ in UInt8(random.below(100)) },
+                    delay: 2, disposal: index % 3 == 0 ? 3 : 1))
         }
         return try GIFTestWriter.gif(width: 24, height: 24, palette: GIFCodecTests.palette, frames: frames)
     }
@@ -38,7 +40,7 @@ struct AnimationBufferTests {
 
     @Test("a 2,000-frame GIF plays in the same memory as a 20-frame one: a few frames and one canvas")
     func memoryIndependentOfFrameCount() async throws {
-        let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12))     // default limits
+        let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12))  // default limits
         var peaks: [Int] = []
         for count in [20, 2_000] {
             let data = try Self.movingGIF(frames: count)
@@ -59,14 +61,14 @@ struct AnimationBufferTests {
         let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12), animationBufferBytes: 6 * frameBytes)
         let image = try registry.decode(data, options: options)
         let animation = try #require(image.animation)
-        #expect(animation.cost == frameBytes + data.count)      // frame 0, no canvas yet
+        #expect(animation.cost == frameBytes + data.count)  // frame 0, no canvas yet
         // What a cache counts is the bound, from the start: six frames, a canvas and a saved
         // region, the data; frame 0 (the bitmap) on top.
         #expect(animation.costLimit == 6 * frameBytes + 2 * 24 * 24 * 4 + data.count)
         #expect(image.cost == image.bitmap.cost + animation.costLimit)
         let peak = try await Self.peakHeld(animation, encoded: data.count)
         #expect(peak <= 6 * frameBytes + 24 * 24 * 4 + 8 * 8 * 4)
-        #expect(peak >= 2 * frameBytes)          // it does read ahead
+        #expect(peak >= 2 * frameBytes)  // it does read ahead
     }
 
     @Test("the memory cache counts an animation at its bound, which playing never passes and which does not change")
@@ -85,7 +87,7 @@ struct AnimationBufferTests {
             worst = max(worst, image.bitmap.cost + animation.cost)
             #expect(cache.totalCost == stored)
         }
-        #expect(worst > image.bitmap.cost + data.count)     // frames and a canvas were held
+        #expect(worst > image.bitmap.cost + data.count)  // frames and a canvas were held
         #expect(worst <= stored)
     }
 
@@ -96,7 +98,7 @@ struct AnimationBufferTests {
         let image = LoadedImage(bitmap: frames[0], animation: animation, format: .gif, sourceSize: PixelSize(width: 4, height: 4))
         #expect(image.cost == 3 * 64)
         var other = frames[0]
-        other.setRGBA(RGBA(r: 1, g: 2, b: 3), x: 0, y: 0)       // its own storage now
+        other.setRGBA(RGBA(r: 1, g: 2, b: 3), x: 0, y: 0)  // its own storage now
         #expect(LoadedImage(bitmap: other, animation: animation, format: .gif, sourceSize: PixelSize(width: 4, height: 4)).cost == 4 * 64)
     }
 
@@ -122,8 +124,9 @@ struct AnimationBufferTests {
     func brokenFrame() async throws {
         var random = SplitMix(seed: 21)
         let frames = (0..<5).map { index in
-            APNGTestWriter.Frame(width: 8, height: 8, pixels: APNGAnimationTests.randomPixels(&random, count: 64),
-                                 blend: index == 4 ? 0 : 1)     // frame 4 replaces all: a key frame
+            APNGTestWriter.Frame(
+                width: 8, height: 8, pixels: APNGAnimationTests.randomPixels(&random, count: 64),
+                blend: index == 4 ? 0 : 1)  // frame 4 replaces all: a key frame
         }
         var data = try APNGTestWriter.apng(width: 8, height: 8, frames: frames)
         // Spoil the zlib header of frame 2's data (fdAT of sequence 3, after its sequence number).
@@ -176,8 +179,9 @@ struct AnimationBufferTests {
 
     @Test("still images and single-frame GIFs have no animation; a one-frame APNG is an animation of one frame (its fcTL has a duration)")
     func stills() throws {
-        let one = try GIFTestWriter.gif(width: 2, height: 2, palette: GIFCodecTests.palette,
-                                        frames: [.init(width: 2, height: 2, indices: [1, 2, 3, 4])])
+        let one = try GIFTestWriter.gif(
+            width: 2, height: 2, palette: GIFCodecTests.palette,
+            frames: [.init(width: 2, height: 2, indices: [1, 2, 3, 4])])
         #expect(try registry.decode(one).animation == nil)
         let frame = APNGTestWriter.Frame(width: 1, height: 1, pixels: [RGBA(r: 1, g: 2, b: 3)])
         #expect(try registry.decode(try APNGTestWriter.apng(width: 1, height: 1, frames: [frame])).animation?.frameCount == 1)

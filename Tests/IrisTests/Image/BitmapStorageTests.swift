@@ -143,8 +143,10 @@ struct BitmapRowAlignmentTests {
         expectSameBytes(Resampler().resize(padded, to: size), Resampler().resize(packed, to: size))
         let image = LoadedImage(bitmap: padded, format: .png, sourceSize: padded.size)
         let reference = LoadedImage(bitmap: packed, format: .png, sourceSize: packed.size)
-        for processor in [ImageProcessors.GaussianBlur(radius: 1) as any ImageProcessing, .grayscale, .circle,
-                          .crop(PixelRect(x: 3, y: 4, width: 20, height: 10))] {
+        for processor in [
+            ImageProcessors.GaussianBlur(radius: 1) as any ImageProcessing, .grayscale, .circle,
+            .crop(PixelRect(x: 3, y: 4, width: 20, height: 10)),
+        ] {
             try expectSameBytes(processor.process(image).bitmap, processor.process(reference).bitmap, "\(processor.identifier)")
         }
     }

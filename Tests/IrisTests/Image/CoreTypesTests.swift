@@ -10,22 +10,31 @@ struct CoreTypesTests {
         #expect(DecodeTarget(width: 300, height: 300, contentMode: .fit).outputSize(for: source) == PixelSize(width: 300, height: 225))
         #expect(DecodeTarget(width: 300, height: 300, contentMode: .fill).outputSize(for: source) == PixelSize(width: 400, height: 300))
         // Odd sizes round to the nearest pixel.
-        #expect(DecodeTarget(width: 100, height: 100).outputSize(for: PixelSize(width: 333, height: 201)) == PixelSize(width: 100, height: 60))
+        #expect(
+            DecodeTarget(width: 100, height: 100).outputSize(for: PixelSize(width: 333, height: 201)) == PixelSize(width: 100, height: 60))
         // Never upscale unless asked.
         #expect(DecodeTarget(width: 500, height: 500).outputSize(for: PixelSize(width: 40, height: 30)) == PixelSize(width: 40, height: 30))
-        #expect(DecodeTarget(width: 80, height: 80, allowsUpscaling: true).outputSize(for: PixelSize(width: 40, height: 30)) == PixelSize(width: 80, height: 60))
+        #expect(
+            DecodeTarget(width: 80, height: 80, allowsUpscaling: true).outputSize(for: PixelSize(width: 40, height: 30))
+                == PixelSize(width: 80, height: 60))
         // A 1-pixel-wide source stays at least one pixel wide.
         #expect(DecodeTarget(width: 50, height: 50).outputSize(for: PixelSize(width: 1, height: 1000)) == PixelSize(width: 1, height: 50))
-        #expect(DecodeTarget(width: 50, height: 50, contentMode: .fill).outputSize(for: PixelSize(width: 1, height: 1000)) == PixelSize(width: 1, height: 1000))
+        #expect(
+            DecodeTarget(width: 50, height: 50, contentMode: .fill).outputSize(for: PixelSize(width: 1, height: 1000))
+                == PixelSize(width: 1, height: 1000))
     }
 
     @Test("errors read as sentences")
     func messages() {
-        #expect(ImageError.truncated(format: .png, received: 4096, expected: 91_233).description == "PNG is truncated after 4,096 of 91,233 bytes")
+        #expect(
+            ImageError.truncated(format: .png, received: 4096, expected: 91_233).description
+                == "PNG is truncated after 4,096 of 91,233 bytes")
         #expect(ImageError.truncated(format: .jpeg, received: 512, expected: nil).description == "JPEG is truncated after 512 bytes")
-        #expect(ImageError.overLimit(.pixels(width: 60000, height: 60000, limit: 256_000_000)).description
+        #expect(
+            ImageError.overLimit(.pixels(width: 60000, height: 60000, limit: 256_000_000)).description
                 == "image is 60000×60000 (3.6 GP), over the 256 MP limit")
-        #expect(ImageError.overLimit(.decodedBytes(bytes: 3 << 30, limit: 1 << 30)).description
+        #expect(
+            ImageError.overLimit(.decodedBytes(bytes: 3 << 30, limit: 1 << 30)).description
                 == "decoded image would take 3 GiB, over the 1 GiB limit")
         #expect(ImageError.unsupportedFormat(.heic).description == "HEIC images are not supported")
         #expect(ImageError.httpStatus(code: 404, url: URL(string: "http://x/a.png")).description == "HTTP 404 for http://x/a.png")

@@ -33,13 +33,17 @@ struct OrientationTests {
                 case .gray8:
                     bytes[offset] = UInt8(truncatingIfNeeded: 10 + n * 7)
                 case .rgbx8, .bgrx8:
-                    bytes[offset] = UInt8(truncatingIfNeeded: n); bytes[offset + 1] = UInt8(truncatingIfNeeded: n >> 8)
-                    bytes[offset + 2] = UInt8(truncatingIfNeeded: 200 - n); bytes[offset + 3] = 255
+                    bytes[offset] = UInt8(truncatingIfNeeded: n)
+                    bytes[offset + 1] = UInt8(truncatingIfNeeded: n >> 8)
+                    bytes[offset + 2] = UInt8(truncatingIfNeeded: 200 - n)
+                    bytes[offset + 3] = 255
                 case .rgba8, .bgra8:
                     // Premultiplied: colour ≤ alpha.
                     let a = UInt8(truncatingIfNeeded: 128 + n % 128)
-                    bytes[offset] = UInt8(truncatingIfNeeded: n % 128); bytes[offset + 1] = UInt8(truncatingIfNeeded: (n >> 7) % 128)
-                    bytes[offset + 2] = UInt8(truncatingIfNeeded: (3 * n) % 128); bytes[offset + 3] = a
+                    bytes[offset] = UInt8(truncatingIfNeeded: n % 128)
+                    bytes[offset + 1] = UInt8(truncatingIfNeeded: (n >> 7) % 128)
+                    bytes[offset + 2] = UInt8(truncatingIfNeeded: (3 * n) % 128)
+                    bytes[offset + 3] = a
                 }
             }
         }
@@ -68,15 +72,17 @@ struct OrientationTests {
         #expect(mismatches == 0, "\(mismatches) pixels misplaced for orientation \(o.rawValue) in \(input.format)")
     }
 
-    @Test("all eight orientations of a 3×2 bitmap in every pixel format follow the EXIF mapping",
-          arguments: PixelFormat.allCases, Orientation.allCases)
+    @Test(
+        "all eight orientations of a 3×2 bitmap in every pixel format follow the EXIF mapping",
+        arguments: PixelFormat.allCases, Orientation.allCases)
     func smallMapping(format: PixelFormat, orientation: Orientation) {
         let input = Self.distinct(width: 3, height: 2, format: format)
         Self.expectMapping(input, input.oriented(orientation), orientation)
     }
 
-    @Test("padded rows are read by bytesPerRow and the padding is dropped",
-          arguments: PixelFormat.allCases, Orientation.allCases)
+    @Test(
+        "padded rows are read by bytesPerRow and the padding is dropped",
+        arguments: PixelFormat.allCases, Orientation.allCases)
     func paddedRows(format: PixelFormat, orientation: Orientation) {
         let input = Self.distinct(width: 5, height: 3, format: format, padding: 3)
         let out = input.oriented(orientation)
@@ -86,8 +92,9 @@ struct OrientationTests {
         }
     }
 
-    @Test("sizes that are not multiples of the copy tile (photo-like input)",
-          arguments: PixelFormat.allCases)
+    @Test(
+        "sizes that are not multiples of the copy tile (photo-like input)",
+        arguments: PixelFormat.allCases)
     func tiledSizes(format: PixelFormat) {
         let input = SampleImages.photo(width: 131, height: 67, seed: 7, format: format, alpha: format == .rgba8)
         for orientation in Orientation.allCases {
@@ -112,16 +119,17 @@ struct OrientationTests {
     func exifWording(orientation: Orientation) {
         // EXIF 2.3, tag 0x0112: the visual position of the 0th row and the 0th column.
         enum Side { case top, bottom, left, right }
-        let (row0, column0): (Side, Side) = switch orientation {
-        case .up: (.top, .left)
-        case .upMirrored: (.top, .right)
-        case .down: (.bottom, .right)
-        case .downMirrored: (.bottom, .left)
-        case .leftMirrored: (.left, .top)
-        case .right: (.right, .top)
-        case .rightMirrored: (.right, .bottom)
-        case .left: (.left, .bottom)
-        }
+        let (row0, column0): (Side, Side) =
+            switch orientation {
+            case .up: (.top, .left)
+            case .upMirrored: (.top, .right)
+            case .down: (.bottom, .right)
+            case .downMirrored: (.bottom, .left)
+            case .leftMirrored: (.left, .top)
+            case .right: (.right, .top)
+            case .rightMirrored: (.right, .bottom)
+            case .left: (.left, .bottom)
+            }
         // Mark stored row 0 red and stored column 0 blue (the corner is both: purple).
         let (w, h) = (4, 3)
         var input = Bitmap(width: w, height: h, format: .rgbx8)

@@ -108,7 +108,10 @@ struct PixelFormatTests {
         for y in 0..<height {
             for x in 0..<width {
                 let o = y * stride + x * 4
-                bytes[o] = UInt8(10 * x); bytes[o + 1] = UInt8(10 * y); bytes[o + 2] = 99; bytes[o + 3] = 255
+                bytes[o] = UInt8(10 * x)
+                bytes[o + 1] = UInt8(10 * y)
+                bytes[o + 2] = 99
+                bytes[o + 3] = 255
             }
         }
         let padded = try #require(Bitmap(width: width, height: height, format: .bgra8, bytesPerRow: stride, pixels: bytes))

@@ -18,7 +18,8 @@ struct DataLoaderTests {
         let png = try HTTPTestImages.png()
         try await withTestServer { server in
             server.serve("/photo.png", data: png, contentType: "image/png")
-            let load = await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/photo.png"))))
+            let load = await CollectedLoad.collect(
+                URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/photo.png"))))
             #expect(load.error == nil)
             #expect(load.responseCount == 1)
             #expect(load.status == 200)
@@ -66,8 +67,9 @@ struct DataLoaderTests {
     func htmlIsNotAnImage() async throws {
         try await withTestServer { server in
             server.serve("/portal", .htmlPage())
-            server.serve("/api", data: Data(#"{"error": "no such image", "code": 17, "detail": "try again later please"}"#.utf8),
-                         contentType: "application/json")
+            server.serve(
+                "/api", data: Data(#"{"error": "no such image", "code": 17, "detail": "try again later please"}"#.utf8),
+                contentType: "application/json")
             let loader = URLSessionDataLoader(timeout: httpHangTimeout)
             let html = await CollectedLoad.collect(loader.loadData(for: URLRequest(url: server.url("/portal"))))
             #expect(html.imageError == .notAnImage(.html, url: server.url("/portal")))
@@ -105,7 +107,9 @@ struct DataLoaderTests {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
         }
         guard bound else {
             Issue.record("could not bind a loopback port")

@@ -32,7 +32,8 @@ struct RangeResponseSniffTests {
 
             // The same bytes at the start of a whole body are still refused.
             server.serve("/text", TestHTTPRoute(body: body.dropFirst(cut)))
-            let whole = await CollectedLoad.collect(URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/text"))))
+            let whole = await CollectedLoad.collect(
+                URLSessionDataLoader(timeout: httpHangTimeout).loadData(for: URLRequest(url: server.url("/text"))))
             #expect(whole.imageError == .notAnImage(text.hasPrefix("{") ? .json : .html, url: server.url("/text")))
         }
     }

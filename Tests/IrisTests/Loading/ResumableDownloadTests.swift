@@ -17,13 +17,15 @@ struct ResumableDownloadTests {
     private func load(_ server: TestHTTPServer, resuming partial: ResumableData?) async -> (CollectedLoad, String?) {
         let store = ResumableDataStore()
         if let partial { store.keep(partial, for: server.url("/file").absoluteString) }
-        let load = ResumableLoad(request: URLRequest(url: server.url("/file")), loader: URLSessionDataLoader(timeout: httpHangTimeout),
-                                 store: store)
+        let load = ResumableLoad(
+            request: URLRequest(url: server.url("/file")), loader: URLSessionDataLoader(timeout: httpHangTimeout),
+            store: store)
         return (await CollectedLoad.collect(load.events()), load.validator)
     }
 
-    @Test("a 206 continues the kept bytes: the body is byte-identical, the kept bytes come first, only the rest is sent",
-          arguments: [0.1, 0.5, 0.9])
+    @Test(
+        "a 206 continues the kept bytes: the body is byte-identical, the kept bytes come first, only the rest is sent",
+        arguments: [0.1, 0.5, 0.9])
     func resumes(fraction: Double) async throws {
         try await withTestServer { server in
             server.serve("/file", TestHTTPRoute(body: Self.body, etag: "\"v1\"", ranges: .bytes))
@@ -33,7 +35,7 @@ struct ResumableDownloadTests {
             #expect(loaded.error == nil)
             expectSameBytes(loaded.body, Self.body)
             #expect(loaded.expectedLength == Self.body.count)
-            #expect(loaded.chunks.first?.count == kept)                         // progress continues from N
+            #expect(loaded.chunks.first?.count == kept)  // progress continues from N
             #expect(validator == "\"v1\"")
             #expect(server.requests("/file").map(\.rangeStart) == [kept])
             #expect(server.requests("/file").map(\.ifRange) == ["\"v1\""])
@@ -59,8 +61,9 @@ struct ResumableDownloadTests {
         }
     }
 
-    @Test("416 or a Content-Range that does not continue the kept bytes: starts again without a range",
-          arguments: [TestHTTPRoute.RangeSupport.unsatisfiable, .wrongContentRange])
+    @Test(
+        "416 or a Content-Range that does not continue the kept bytes: starts again without a range",
+        arguments: [TestHTTPRoute.RangeSupport.unsatisfiable, .wrongContentRange])
     func restarts(ranges: TestHTTPRoute.RangeSupport) async throws {
         try await withTestServer { server in
             server.serve("/file", TestHTTPRoute(body: Self.body, etag: "\"v1\"", ranges: ranges))
@@ -91,8 +94,10 @@ struct ResumableDownloadTests {
         try await withTestServer { server in
             let cases: [(TestHTTPRoute, String?)] = [
                 (TestHTTPRoute(body: Self.body, etag: "\"a\"", lastModified: "Mon, 23 Nov 2026 10:00:00 GMT", ranges: .bytes), "\"a\""),
-                (TestHTTPRoute(body: Self.body, etag: "W/\"a\"", lastModified: "Mon, 23 Nov 2026 10:00:00 GMT", ranges: .bytes),
-                 "Mon, 23 Nov 2026 10:00:00 GMT"),
+                (
+                    TestHTTPRoute(body: Self.body, etag: "W/\"a\"", lastModified: "Mon, 23 Nov 2026 10:00:00 GMT", ranges: .bytes),
+                    "Mon, 23 Nov 2026 10:00:00 GMT"
+                ),
                 (TestHTTPRoute(body: Self.body, etag: "W/\"a\"", ranges: .bytes), nil),
                 (TestHTTPRoute(body: Self.body, etag: "\"a\""), nil),
             ]
@@ -111,11 +116,11 @@ struct ResumableDownloadTests {
         func partial(_ count: Int) -> ResumableData { ResumableData(data: Data(count: count), validator: "\"v\"") }
         store.keep(partial(400), for: "a")
         store.keep(partial(400), for: "b")
-        store.keep(partial(400), for: "c")                  // a goes
+        store.keep(partial(400), for: "c")  // a goes
         #expect(store.keys == ["b", "c"] && store.byteCount == 800)
-        store.keep(partial(100), for: "b")                  // replaces b, now the newest
+        store.keep(partial(100), for: "b")  // replaces b, now the newest
         #expect(store.keys == ["c", "b"] && store.byteCount == 500)
-        store.keep(partial(2000), for: "huge")              // over the whole budget: not kept
+        store.keep(partial(2000), for: "huge")  // over the whole budget: not kept
         #expect(store.keys == ["c", "b"])
         #expect(store.take(for: "c")?.data.count == 400)
         #expect(store.take(for: "c") == nil)

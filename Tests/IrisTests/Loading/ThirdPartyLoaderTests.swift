@@ -20,7 +20,10 @@ private final class MinimalLoader: DataLoading {
     var requests: [URLRequest] { log.withLock { $0.requests } }
 
     func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
-        log.withLock { $0.byteLimits.append(byteLimit); $0.requests.append(request) }
+        log.withLock {
+            $0.byteLimits.append(byteLimit)
+            $0.requests.append(request)
+        }
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
@@ -45,8 +48,10 @@ private final class MinimalLoaderEvents: NSObject, URLSessionDataDelegate, Senda
         self.continuation = continuation
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         continuation.yield(.response(DataLoadingResponse(response)))
         completionHandler(.allow)
     }
@@ -65,15 +70,17 @@ private final class MinimalLoaderEvents: NSObject, URLSessionDataDelegate, Senda
 @Suite("Third-party loader")
 struct ThirdPartyLoaderTests {
     static let png: Data = {
-        (try? PNGEncoder().encode(SampleImages.photo(width: 320, height: 200, seed: 5, format: .rgba8, alpha: true),
-                                  options: EncodeOptions())) ?? Data()
+        (try? PNGEncoder().encode(
+            SampleImages.photo(width: 320, height: 200, seed: 5, format: .rgba8, alpha: true),
+            options: EncodeOptions())) ?? Data()
     }()
-
 
     /// Loads `/photo.png` with `loader` and cancels it after the first `cut` bytes (the server
     /// stalls there); returns the bytes the store kept.
-    private static func cancelledDownload(_ server: TestHTTPServer, pipeline: ImagePipeline, store: ResumableDataStore,
-                                          cut: Int) async -> Int {
+    private static func cancelledDownload(
+        _ server: TestHTTPServer, pipeline: ImagePipeline, store: ResumableDataStore,
+        cut: Int
+    ) async -> Int {
         server.serve("/photo.png", .stalling(body: png, after: cut, contentType: "image/png", etag: "\"v1\"", ranges: .bytes))
         let cancelledAt = await PipelineResumeTests.cancel(pipeline.task(for: ImageRequest(url: server.url("/photo.png"))), after: cut)
         _ = await pipelineEventually { store.byteCount > 0 }
@@ -89,15 +96,16 @@ struct ThirdPartyLoaderTests {
             let pipeline = ImagePipeline(configuration: .init(dataLoader: loader, memoryCache: nil, resumableData: store))
             let kept = await Self.cancelledDownload(server, pipeline: pipeline, store: store, cut: Self.png.count / 3)
 
-            let rest = TestHTTPRoute.inPieces(body: Self.png, pieceSize: 8192, contentType: "image/png", etag: "\"v1\"",
-                                              ranges: .bytes)
+            let rest = TestHTTPRoute.inPieces(
+                body: Self.png, pieceSize: 8192, contentType: "image/png", etag: "\"v1\"",
+                ranges: .bytes)
             server.serve("/photo.png", rest)
             let resumed = pipeline.task(for: ImageRequest(url: server.url("/photo.png"), options: .init(keepsData: true)))
             let firstBytes = await resumed.firstProgressBytes()
             server.releasePieces("/photo.png", through: rest.pieceCount)
             let image = try await resumed.image
             expectSameBytes(image.data, Self.png)
-            #expect(firstBytes == kept)                                   // the kept bytes, before any new one
+            #expect(firstBytes == kept)  // the kept bytes, before any new one
             #expect(server.requests("/photo.png").map(\.rangeStart) == [nil, kept])
             #expect(server.requests("/photo.png").map(\.ifRange) == [nil, "\"v1\""])
             #expect(loader.requests.map { $0.value(forHTTPHeaderField: "Range") } == [nil, "bytes=\(kept)-"])
@@ -105,8 +113,9 @@ struct ThirdPartyLoaderTests {
         }
     }
 
-    @Test("when the server does not continue the kept bytes (416, another range), the one-method loader's load starts over",
-          arguments: [TestHTTPRoute.RangeSupport.unsatisfiable, .wrongContentRange])
+    @Test(
+        "when the server does not continue the kept bytes (416, another range), the one-method loader's load starts over",
+        arguments: [TestHTTPRoute.RangeSupport.unsatisfiable, .wrongContentRange])
     func startsOver(ranges: TestHTTPRoute.RangeSupport) async throws {
         try await withTestServer { server in
             let loader = MinimalLoader()
@@ -126,25 +135,33 @@ struct ThirdPartyLoaderTests {
     func truncatedResume() async throws {
         try await withTestServer { server in
             let url = server.url("/photo.png")
-            server.serve("/photo.png", TestHTTPRoute(body: Self.png, contentType: "image/png", dropAfterBytes: 10_000, etag: "\"v1\"",
-                                                     ranges: .bytes))
+            server.serve(
+                "/photo.png",
+                TestHTTPRoute(
+                    body: Self.png, contentType: "image/png", dropAfterBytes: 10_000, etag: "\"v1\"",
+                    ranges: .bytes))
             let store = ResumableDataStore()
-            store.keep(ResumableData(data: Self.png.prefix(30_000), validator: "\"v1\"", totalLength: Self.png.count),
-                       for: url.absoluteString)
+            store.keep(
+                ResumableData(data: Self.png.prefix(30_000), validator: "\"v1\"", totalLength: Self.png.count),
+                for: url.absoluteString)
             let pipeline = ImagePipeline(configuration: .init(dataLoader: MinimalLoader(), memoryCache: nil, resumableData: store))
             do throws(ImageError) {
                 _ = try await pipeline.image(for: ImageRequest(url: url))
                 Issue.record("a cut 206 loaded")
             } catch {
-                guard case .network(let reason, url, _) = error else { Issue.record("a cut 206 gave \(error)"); return }
+                guard case .network(let reason, url, _) = error else {
+                    Issue.record("a cut 206 gave \(error)")
+                    return
+                }
                 #expect(reason == "connection lost after 40,000 of \(Self.png.count.grouped) bytes")
             }
             #expect(server.requests("/photo.png").map(\.rangeStart) == [30_000])
         }
     }
 
-    @Test("a one-method loader that ignores the byte limit: the pipeline fails the load with .overLimit and cancels it",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "a one-method loader that ignores the byte limit: the pipeline fails the load with .overLimit and cancels it",
+        .timeLimit(.minutes(10)))
     func byteLimitHoldsWhenTheLoaderIgnoresIt() async throws {
         let jpeg = try HTTPTestImages.jpeg()
         let limit = 256 * 1024
@@ -179,7 +196,7 @@ struct ThirdPartyLoaderTests {
                 #expect(error == .overLimit(.encodedBytes(bytes: announced, limit: limit)))
             }
             #expect(await pipelineEventually { server.cancelledRequestCount("/huge.jpg") == 1 })
-            #expect(loader.byteLimits == [limit, limit])                   // passed on, and ignored
+            #expect(loader.byteLimits == [limit, limit])  // passed on, and ignored
         }
     }
 }

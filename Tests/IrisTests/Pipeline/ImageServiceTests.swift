@@ -44,8 +44,9 @@ struct ImageServiceTests {
         let rendition = service.rendition(for: DecodeTarget(size: PixelSize(width: 300, height: 200), contentMode: .fill))
         #expect(rendition == ImageRendition(width: 320, height: 256, contentMode: .fill, format: .webp))
         let url = try await service.url(for: source, rendition: rendition)
-        #expect(url.absoluteString == "https://img.example.com/base/insecure/rs:fill:320:256/g:sm/plain/"
-            + "https://cdn.example.com/p/a%2520b.jpg%3Fv=2&x=%40@webp")   // imgproxy unescapes a plain source once
+        #expect(
+            url.absoluteString == "https://img.example.com/base/insecure/rs:fill:320:256/g:sm/plain/"
+                + "https://cdn.example.com/p/a%2520b.jpg%3Fv=2&x=%40@webp")  // imgproxy unescapes a plain source once
         let fit = service.rendition(for: DecodeTarget(size: PixelSize(width: 100, height: 4096), contentMode: .fit))
         #expect(service.path(for: source, rendition: fit).hasPrefix("/rs:fit:128:3840/plain/"))
         let hosts = ImgproxyService(baseURL: url, sourceHosts: ["CDN.example.com"])
@@ -65,17 +66,20 @@ struct ImageServiceTests {
             let path = Self.servicePath(service, source: source, target: target)
             server.serve(path, data: rendition, contentType: "image/webp")
             let pipeline = Self.pipeline(service)
-            let image = try await pipeline.image(for: ImageRequest(url: source, targetSize: CGSize(width: 130, height: 97.67),
-                                                                   contentMode: .fill, scale: 3))
+            let image = try await pipeline.image(
+                for: ImageRequest(
+                    url: source, targetSize: CGSize(width: 130, height: 97.67),
+                    contentMode: .fill, scale: 3))
             #expect(image.format == .webp)
-            #expect(image.bitmap.width >= 390 && image.bitmap.height >= 293)   // covers the slot
+            #expect(image.bitmap.width >= 390 && image.bitmap.height >= 293)  // covers the slot
             #expect(image.serviceFallback == nil)
             #expect(server.requestCount(path) == 1)
             #expect(server.requestCount("/photos/a.jpg") == 0)
             let full = try await pipeline.image(for: ImageRequest(url: source))
             #expect(full.bitmap.size == PixelSize(width: 1600, height: 1200))
             #expect(server.requestCount("/photos/a.jpg") == 1)
-            #expect(pipeline.dataKey(for: ImageRequest(url: source, targetSize: CGSize(width: 10, height: 10)))
+            #expect(
+                pipeline.dataKey(for: ImageRequest(url: source, targetSize: CGSize(width: 10, height: 10)))
                     != pipeline.dataKey(for: ImageRequest(url: source)))
         }
     }
@@ -92,8 +96,12 @@ struct ImageServiceTests {
             server.serve("/o/down.jpg", data: original, contentType: "image/jpeg")
             server.serve(Self.servicePath(service, source: server.url("/o/down.jpg"), target: target), .error(503))
             let down = try await pipeline.image(for: request("down"))
-            #expect(down.serviceFallback == .httpStatus(code: 503, url: try await service.url(
-                for: server.url("/o/down.jpg"), rendition: service.rendition(for: target))))
+            #expect(
+                down.serviceFallback
+                    == .httpStatus(
+                        code: 503,
+                        url: try await service.url(
+                            for: server.url("/o/down.jpg"), rendition: service.rendition(for: target))))
             #expect(down.bitmap.size == PixelSize(width: 100, height: 75))
             #expect(server.requestCount("/o/down.jpg") == 1)
 
@@ -107,18 +115,19 @@ struct ImageServiceTests {
             server.serve(gonePath, .error(404))
             await #expect(throws: ImageError.self) { try await pipeline.image(for: request("gone")) }
             #expect(server.requestCount(gonePath) == 1)
-            #expect(server.requestCount("/o/gone.jpg") == 0)                 // a bad source is not retried
+            #expect(server.requestCount("/o/gone.jpg") == 0)  // a bad source is not retried
         }
     }
 
     @Test("a signer from the app's backend is asked once per path; its signature is the URL's first segment")
     func signer() async throws {
         let calls = PipelineCounter()
-        let service = ImgproxyService(baseURL: URL(string: "https://img.example.com")!,
-                                      signing: .signer { path in
-                                          calls.increment()
-                                          return "sig-\(path.count)"
-                                      })
+        let service = ImgproxyService(
+            baseURL: URL(string: "https://img.example.com")!,
+            signing: .signer { path in
+                calls.increment()
+                return "sig-\(path.count)"
+            })
         let source = URL(string: "https://cdn.example.com/a.jpg")!
         let rendition = service.rendition(for: DecodeTarget(size: PixelSize(width: 64, height: 64), contentMode: .fill))
         let first = try await service.url(for: source, rendition: rendition)
@@ -137,8 +146,9 @@ struct ImageServiceTests {
         var boxes = Set<String>()
         for cell in cells {
             let pixels = Int((cell.points * cell.scale).rounded(.up))
-            boxes.insert(service.rendition(for: DecodeTarget(size: PixelSize(width: pixels, height: pixels), contentMode: .fill))
-                .description)
+            boxes.insert(
+                service.rendition(for: DecodeTarget(size: PixelSize(width: pixels, height: pixels), contentMode: .fill))
+                    .description)
         }
         #expect(boxes.count <= 4, "\(boxes.sorted())")
     }

@@ -35,7 +35,7 @@ struct PipelineAPITests {
             expectSameBytes(shared, png, "shared")
             expectSameBytes(fromDisk, png, "from disk")
             #expect(decoded.bitmap.size == PixelSize(width: 64, height: 48))
-            #expect(server.requestCount("/a.png") == 1)                 // shared, then from disk
+            #expect(server.requestCount("/a.png") == 1)  // shared, then from disk
         }
     }
 
@@ -45,9 +45,15 @@ struct PipelineAPITests {
         let started = PipelineCounter()
         let pipeline = ImagePipeline(configuration: .init())
         let waiting = Task {
-            try await pipeline.data(for: ImageRequest(source: .data(id: "held") { started.increment(); await gate.wait(); return Data() }))
+            try await pipeline.data(
+                for: ImageRequest(
+                    source: .data(id: "held") {
+                        started.increment()
+                        await gate.wait()
+                        return Data()
+                    }))
         }
-        #expect(await pipelineEventually { started.count == 1 })   // the load is under way
+        #expect(await pipelineEventually { started.count == 1 })  // the load is under way
         waiting.cancel()
         await #expect(throws: ImageError.cancelled) { try await waiting.value }
         gate.open()
@@ -64,8 +70,9 @@ struct PipelineAPITests {
             $0.dataCache = try? DataCache(directory: directory, synchronizesWrites: true)
         }
         let request = ImageRequest(url: URL(string: "https://example.com/a.png")!, targetSize: CGSize(width: 10, height: 10))
-        let image = LoadedImage(bitmap: Bitmap(width: 10, height: 8, format: .rgba8), format: .png,
-                                sourceSize: PixelSize(width: 100, height: 80))
+        let image = LoadedImage(
+            bitmap: Bitmap(width: 10, height: 8, format: .rgba8), format: .png,
+            sourceSize: PixelSize(width: 100, height: 80))
         #expect(!pipeline.cache.contains(request))
         pipeline.cache.store(image, for: request)
         let png = try Self.png()
@@ -97,7 +104,7 @@ struct PipelineAPITests {
     func prefetcherCompletion() async throws {
         let pipeline = ImagePipeline(configuration: .init())
         let prefetcher = ImagePrefetcher(pipeline: pipeline)
-        await prefetcher.waitUntilFinished()                            // idle: at once
+        await prefetcher.waitUntilFinished()  // idle: at once
         let requests = try (1...5).map { seed in
             let png = try Self.png(seed: UInt64(seed))
             return ImageRequest(source: .data(id: "p\(seed)") { png })
@@ -108,10 +115,16 @@ struct PipelineAPITests {
         #expect(requests.allSatisfy { pipeline.cache.image(for: $0) != nil })
 
         let gate = PipelineGate()
-        prefetcher.startPrefetching(with: [ImageRequest(source: .data(id: "held") { await gate.wait(); return try Self.png() })])
+        prefetcher.startPrefetching(with: [
+            ImageRequest(
+                source: .data(id: "held") {
+                    await gate.wait()
+                    return try Self.png()
+                })
+        ])
         #expect(prefetcher.activeCount == 1)
         let waiting = Task { await prefetcher.waitUntilFinished() }
-        #expect(await pipelineEventually { prefetcher.waiterCount == 1 })   // waiting before the stop
+        #expect(await pipelineEventually { prefetcher.waiterCount == 1 })  // waiting before the stop
         prefetcher.stopPrefetching()
         await waiting.value
         #expect(prefetcher.activeCount == 0)
@@ -134,12 +147,15 @@ extension PipelineAPITests {
             #expect(error == .dataLoadingFailed(reason: "LibraryError(asset: 42)", cause: ErrorCause(LibraryError(asset: 42))))
             #expect(error.underlyingError as? LibraryError == LibraryError(asset: 42))
         }
-        let refused = try await withTestServer { server in server.url("/gone.png") }   // server stopped
+        let refused = try await withTestServer { server in server.url("/gone.png") }  // server stopped
         do {
             _ = try await pipeline.image(for: ImageRequest(url: refused))
             Issue.record("a refused connection loaded")
         } catch {
-            guard case .network = error else { Issue.record("\(error)"); return }
+            guard case .network = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(error.urlErrorCode == .cannotConnectToHost, "\(String(describing: error.underlyingError))")
         }
     }

@@ -23,7 +23,7 @@ extension PipelineTests {
             let cached = try #require(pipeline.cache.image(for: request))
             expectSameBytes(cached.bitmap, first.bitmap)
             let task = pipeline.task(for: request)
-            #expect(task.result != nil)   // already done: no suspension, no placeholder
+            #expect(task.result != nil)  // already done: no suspension, no placeholder
             let second = try await task.image
             expectSameBytes(second.bitmap, first.bitmap)
             #expect(loader.loadCount == 1)
@@ -82,11 +82,12 @@ extension PipelineTests {
             async let image = pipeline.image(for: ImageRequest(url: Self.url, targetSize: CGSize(width: 8, height: 8)))
             // Both have read the disk and follow the one load, held by the loader: the data
             // request's fetch stage and the load's, the image's decode stage, one running job.
-            #expect(await pipelineEventually {
-                let now = pipeline.inFlight
-                return loader.loadCount == 1 && now.fetchStages == 2 && now.decodeStages == 1 && now.runningJobs == 1
-                    && now.queuedJobs == 0
-            })
+            #expect(
+                await pipelineEventually {
+                    let now = pipeline.inFlight
+                    return loader.loadCount == 1 && now.fetchStages == 2 && now.decodeStages == 1 && now.runningJobs == 1
+                        && now.queuedJobs == 0
+                })
             loader.release()
             let (loaded, decoded) = try await (data, image)
             expectSameBytes(loaded, PipelineTestFormat.photo(), "data(for:)")
@@ -105,8 +106,12 @@ extension PipelineTests {
             request.cachePolicy = .returnCacheDataDontLoad
             await #expect(throws: ImageError.notCached) { try await pipeline.image(for: request) }
             let calls = PipelineCounter()
-            let local = ImageRequest(source: .data(id: "x") { calls.increment(); return PipelineTestFormat.photo() },
-                                     cachePolicy: .returnCacheDataDontLoad)
+            let local = ImageRequest(
+                source: .data(id: "x") {
+                    calls.increment()
+                    return PipelineTestFormat.photo()
+                },
+                cachePolicy: .returnCacheDataDontLoad)
             await #expect(throws: ImageError.notCached) { try await pipeline.image(for: local) }
             #expect(loader.loadCount == 0)
             #expect(calls.count == 0)
@@ -164,8 +169,10 @@ extension PipelineTests {
             let pipeline = ImagePipeline.testPipeline()
             let plain = try await pipeline.image(for: ImageRequest(source: .data(id: "k") { payload }))
             #expect(plain.data?.count == nil)
-            let kept = try await pipeline.image(for: ImageRequest(source: .data(id: "k") { payload },
-                                                                  options: .init(keepsData: true)))
+            let kept = try await pipeline.image(
+                for: ImageRequest(
+                    source: .data(id: "k") { payload },
+                    options: .init(keepsData: true)))
             expectSameBytes(kept.data, payload)
         }
     }

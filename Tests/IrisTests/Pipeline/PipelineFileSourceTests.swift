@@ -61,8 +61,9 @@ struct PipelineFileSourceTests {
         let resident = peak.withLock { $0 }
         #expect(resident > 0, "the sampler never saw the file mapped")
         // Bounded by the release step (plus the kernel's read-ahead), not by the file's size.
-        #expect(resident <= 2 * MappedFile.releaseStep && resident < png.count / 2,
-                "peak resident \(resident) bytes of a \(png.count)-byte file")
+        #expect(
+            resident <= 2 * MappedFile.releaseStep && resident < png.count / 2,
+            "peak resident \(resident) bytes of a \(png.count)-byte file")
     }
 }
 #endif

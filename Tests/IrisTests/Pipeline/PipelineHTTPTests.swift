@@ -9,12 +9,16 @@ extension PipelineTests {
     /// cancellation, priorities, caches and errors, as the server sees them.
     @Suite("Over HTTP")
     struct OverHTTP {
-        static func pipeline(decodes: PipelineCounter = PipelineCounter(), maxConcurrentDownloads: Int = 6,
-                             memoryCache: (any ImageCaching)? = nil, dataCache: (any DataCaching)? = nil) -> ImagePipeline {
-            ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: dataCache,
-                                               memoryCache: memoryCache,
-                                               decoders: HTTPCountingDecoder.standard(counting: decodes),
-                                               maxConcurrentDownloads: maxConcurrentDownloads))
+        static func pipeline(
+            decodes: PipelineCounter = PipelineCounter(), maxConcurrentDownloads: Int = 6,
+            memoryCache: (any ImageCaching)? = nil, dataCache: (any DataCaching)? = nil
+        ) -> ImagePipeline {
+            ImagePipeline(
+                configuration: .init(
+                    dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: dataCache,
+                    memoryCache: memoryCache,
+                    decoders: HTTPCountingDecoder.standard(counting: decodes),
+                    maxConcurrentDownloads: maxConcurrentDownloads))
         }
 
         static func gated(_ data: Data) -> TestHTTPRoute {
@@ -187,8 +191,12 @@ extension PipelineTests {
                     ("/missing.png", .httpStatus(code: 404, url: server.url("/missing.png"))),
                     ("/broken.png", .httpStatus(code: 500, url: server.url("/broken.png"))),
                     ("/portal.png", .notAnImage(.html, url: server.url("/portal.png"))),
-                    ("/cut.png", .network(reason: "connection lost after 2,048 of \(png.count.grouped) bytes",
-                                          url: server.url("/cut.png"))),
+                    (
+                        "/cut.png",
+                        .network(
+                            reason: "connection lost after 2,048 of \(png.count.grouped) bytes",
+                            url: server.url("/cut.png"))
+                    ),
                 ]
                 for (path, error) in expected {
                     await #expect { try await pipeline.image(for: server.url(path)) } throws: { ($0 as? ImageError)?.withoutCause == error }

@@ -33,7 +33,7 @@ extension PipelineTests {
             let thumbnail = try await pipeline.image(for: ImageRequest(url: url, targetSize: CGSize(width: 50, height: 50), scale: 2))
             #expect(thumbnail.bitmap.size == PixelSize(width: 100, height: 75))
             #expect(thumbnail.sourceSize == PixelSize(width: 400, height: 300))
-            #expect(loader.loadCount == 2)   // no caches configured
+            #expect(loader.loadCount == 2)  // no caches configured
         }
 
         @Test("processors run on the decoded image, and the result is what the steps give by hand")

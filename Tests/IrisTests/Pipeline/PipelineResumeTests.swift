@@ -10,8 +10,9 @@ import IrisTestSupport
 @Suite("Pipeline resume")
 struct PipelineResumeTests {
     static let png: Data = {
-        (try? PNGEncoder().encode(SampleImages.photo(width: 360, height: 240, seed: 21, format: .rgba8, alpha: true),
-                                  options: EncodeOptions())) ?? Data()
+        (try? PNGEncoder().encode(
+            SampleImages.photo(width: 360, height: 240, seed: 21, format: .rgba8, alpha: true),
+            options: EncodeOptions())) ?? Data()
     }()
 
     /// `body` with a validator and ranges, in 8 KiB pieces the test releases
@@ -33,8 +34,10 @@ struct PipelineResumeTests {
     }
 
     static func pipeline(store: ResumableDataStore = ResumableDataStore(), dataCache: (any DataCaching)? = nil) -> ImagePipeline {
-        ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: dataCache,
-                                           resumableData: store))
+        ImagePipeline(
+            configuration: .init(
+                dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), dataCache: dataCache,
+                resumableData: store))
     }
 
     /// Starts `task`, cancels it once at least `bytes` arrived; returns the bytes reported.
@@ -48,8 +51,9 @@ struct PipelineResumeTests {
         return seen
     }
 
-    @Test("cancelled at a quarter, half, nine tenths: the next load sends Range from there and decodes the same bytes",
-          arguments: [0.25, 0.5, 0.9])
+    @Test(
+        "cancelled at a quarter, half, nine tenths: the next load sends Range from there and decodes the same bytes",
+        arguments: [0.25, 0.5, 0.9])
     func resumeAfterCancel(fraction: Double) async throws {
         try await withTestServer { server in
             let cut = Int(Double(Self.png.count) * fraction)
@@ -71,7 +75,7 @@ struct PipelineResumeTests {
             let image = try await resumed.image
             expectSameBytes(image.data, Self.png)
             expectSameBytes(image.bitmap, (try ImageDecoderRegistry.standard.decode(Self.png)).bitmap)
-            #expect(firstBytes == kept)                                    // progress continues from N
+            #expect(firstBytes == kept)  // progress continues from N
             #expect(server.requests("/photo.png").map(\.rangeStart) == [nil, kept])
             #expect(store.byteCount == 0)
         }
@@ -82,9 +86,12 @@ struct PipelineResumeTests {
         try await withTestServer { server in
             // A quarter at once, the second quarter when the test releases it, then a stall.
             let quarter = Self.png.count / 4
-            server.serve("/photo.png", TestHTTPRoute(body: Self.png.prefix(2 * quarter), contentType: "image/png", chunkSize: quarter,
-                                                     piecesOnRelease: true, etag: "\"v1\"", ranges: .bytes, bodyEnd: .stall,
-                                                     contentLength: .announced(Self.png.count)))
+            server.serve(
+                "/photo.png",
+                TestHTTPRoute(
+                    body: Self.png.prefix(2 * quarter), contentType: "image/png", chunkSize: quarter,
+                    piecesOnRelease: true, etag: "\"v1\"", ranges: .bytes, bodyEnd: .stall,
+                    contentLength: .announced(Self.png.count)))
             let store = ResumableDataStore()
             let pipeline = Self.pipeline(store: store)
             let request = ImageRequest(url: server.url("/photo.png"))
@@ -97,7 +104,7 @@ struct PipelineResumeTests {
             #expect(await progress(of: second, reaches: 2 * quarter))
             #expect(server.requests("/photo.png").count == 1)
             #expect(server.cancelledRequestCount("/photo.png") == 0)
-            #expect(store.byteCount == 0)                                  // nothing kept while the second wants it
+            #expect(store.byteCount == 0)  // nothing kept while the second wants it
             second.cancel()
             #expect(await pipelineEventually { store.byteCount >= 2 * quarter })
             #expect(await pipelineEventually { server.cancelledRequestCount("/photo.png") == 1 })
@@ -124,7 +131,7 @@ struct PipelineResumeTests {
             #expect(cache.data(for: server.url("/a.png").absoluteString) == nil)
 
             _ = await Self.cancel(pipeline.task(for: ImageRequest(url: server.url("/b.png"))), after: Self.png.count / 2)
-            #expect(await pipelineEventually { store.keys == [server.url("/b.png").absoluteString] })   // a went
+            #expect(await pipelineEventually { store.keys == [server.url("/b.png").absoluteString] })  // a went
             #expect(store.byteCount <= store.byteLimit)
 
             server.serve("/b.png", Self.whole(Self.png, etag: "\"b\""))

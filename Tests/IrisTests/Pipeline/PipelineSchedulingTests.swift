@@ -22,7 +22,8 @@ extension PipelineTests {
             #expect(pipeline.graph.loadQueue.queuedCount == 5)
             loader.release()
             for task in tasks { _ = try await task.image }
-            #expect(loader.startedURLs.map(\.lastPathComponent)
+            #expect(
+                loader.startedURLs.map(\.lastPathComponent)
                     == ["first", "urgent", "normal", "low-1", "low-2", "low-3"].map { $0 + ".gif" })
         }
 
@@ -102,8 +103,8 @@ extension PipelineTests {
             for (index, priority) in priorities.enumerated() {
                 handles.append(queue.enqueue(priority: priority) { order.append("\(priority)\(index)") })
             }
-            handles[5].setPriority(.high)   // veryLow5 → high, after high1 and high4 (FIFO by arrival)
-            handles[6].cancel()             // normal6 never runs
+            handles[5].setPriority(.high)  // veryLow5 → high, after high1 and high4 (FIFO by arrival)
+            handles[6].cancel()  // normal6 never runs
             #expect(queue.runningCount == 1)
             #expect(queue.queuedCount == 6)
             gate.open()
@@ -147,5 +148,10 @@ final class PipelinePeak: Sendable {
     var value: Int { storage.withLock { $0 } }
     func record(_ value: Int) { storage.withLock { $0 = max($0, value) } }
     /// Adds `delta` and returns the new value.
-    func add(_ delta: Int) -> Int { storage.withLock { $0 += delta; return $0 } }
+    func add(_ delta: Int) -> Int {
+        storage.withLock {
+            $0 += delta
+            return $0
+        }
+    }
 }

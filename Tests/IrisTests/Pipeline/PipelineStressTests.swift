@@ -18,13 +18,15 @@ extension PipelineTests {
             let plans = (0..<2000).map { _ in
                 let key = Int.random(in: 0..<50, using: &generator)
                 let cancels = key >= 45 || Bool.random(using: &generator)
-                return (key: key,
-                        small: Bool.random(using: &generator),
-                        priority: ImageRequest.Priority.allCases.randomElement(using: &generator)!,
-                        cancelAfter: cancels ? Int.random(in: -1...5, using: &generator) : nil,
-                        reprioritise: Bool.random(using: &generator))
+                return (
+                    key: key,
+                    small: Bool.random(using: &generator),
+                    priority: ImageRequest.Priority.allCases.randomElement(using: &generator)!,
+                    cancelAfter: cancels ? Int.random(in: -1...5, using: &generator) : nil,
+                    reprioritise: Bool.random(using: &generator)
+                )
             }
-            let finished = await pipelineWithTimeout(.seconds(600)) {      // a hang detector
+            let finished = await pipelineWithTimeout(.seconds(600)) {  // a hang detector
                 await withTaskGroup(of: Void.self) { group in
                     for plan in plans {
                         let payload = payloads[plan.key]

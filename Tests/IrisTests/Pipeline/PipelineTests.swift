@@ -106,11 +106,12 @@ struct PipelineTests {
         let gate = PipelineGate()
         let payload = PipelineTestFormat.photo(width: 20, height: 10)
         let pipeline = ImagePipeline.testPipeline()
-        let request = ImageRequest(source: .data(id: "photo-1") {
-            calls.increment()
-            await gate.wait()
-            return payload
-        })
+        let request = ImageRequest(
+            source: .data(id: "photo-1") {
+                calls.increment()
+                await gate.wait()
+                return payload
+            })
         let tasks = (0..<50).map { _ in pipeline.task(for: request) }
         #expect(await pipelineEventually { calls.count == 1 })
         gate.open()
@@ -169,8 +170,9 @@ struct PipelineTests {
         await #expect(throws: ImageError.unsupportedFormat(.html)) { try await pipeline.image(for: garbage) }
 
         let payload = PipelineTestFormat.photo(width: 30, height: 20)
-        let processed = ImageRequest(source: .data(id: "p") { payload },
-                                     processors: [PipelineCropProcessor(width: 10), PipelineCropProcessor(width: 4)])
+        let processed = ImageRequest(
+            source: .data(id: "p") { payload },
+            processors: [PipelineCropProcessor(width: 10), PipelineCropProcessor(width: 4)])
         let image = try await pipeline.image(for: processed)
         #expect(image.bitmap.size == PixelSize(width: 4, height: 20))
 

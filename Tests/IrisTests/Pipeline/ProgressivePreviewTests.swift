@@ -23,10 +23,14 @@ struct ProgressivePreviewTests {
             let firstScanPiece = (0..<route.pieceCount).first { piece in
                 scans.append(data[(piece * 4096)..<min((piece + 1) * 4096, data.count)])
             }
-            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout),
-                                                              isProgressiveDecodingEnabled: progressive))
-            let task = pipeline.task(for: ImageRequest(url: server.url("/photo.jpg"), targetSize: CGSize(width: 160, height: 160),
-                                                       processors: [.grayscale]))
+            let pipeline = ImagePipeline(
+                configuration: .init(
+                    dataLoader: URLSessionDataLoader(timeout: httpHangTimeout),
+                    isProgressiveDecodingEnabled: progressive))
+            let task = pipeline.task(
+                for: ImageRequest(
+                    url: server.url("/photo.jpg"), targetSize: CGSize(width: 160, height: 160),
+                    processors: [.grayscale]))
             if progressive, let firstScanPiece {
                 server.releasePieces("/photo.jpg", through: firstScanPiece)
             } else {
@@ -51,7 +55,7 @@ struct ProgressivePreviewTests {
         for preview in previews {
             #expect(preview.isPreview)
             #expect(preview.bitmap.size == final.bitmap.size)
-            #expect(preview.bitmap.format == .gray8)                    // the processor ran on it
+            #expect(preview.bitmap.format == .gray8)  // the processor ran on it
         }
         // An early scan is a coarser picture than the final one.
         let first = JPEGTestSupport.error(previews[0].bitmap, final.bitmap)

@@ -16,11 +16,13 @@ struct AnimatedProcessingTests {
         ImageRequest(source: .data(id: id) { Self.gif }, targetSize: CGSize(width: 12, height: 12), processors: processors)
     }
 
-    @Test("every frame of a processed animation is the processor applied to the unprocessed frame", arguments: [
-        [.grayscale] as [any ImageProcessing],
-        [.crop(PixelRect(x: 2, y: 1, width: 8, height: 9)), .gaussianBlur(radius: 1)],
-        [.resize(width: 6, height: 6), .roundedCorners(radius: 2)],
-    ])
+    @Test(
+        "every frame of a processed animation is the processor applied to the unprocessed frame",
+        arguments: [
+            [.grayscale] as [any ImageProcessing],
+            [.crop(PixelRect(x: 2, y: 1, width: 8, height: 9)), .gaussianBlur(radius: 1)],
+            [.resize(width: 6, height: 6), .roundedCorners(radius: 2)],
+        ])
     func everyFrame(processors: [any ImageProcessing]) async throws {
         let pipeline = ImagePipeline(configuration: .init())
         let plain = try await pipeline.image(for: Self.request([], id: "plain"))

@@ -112,8 +112,9 @@ struct BGRAProcessingTests {
             // Lossy: the same input pixels give the same file.
             for (format, options) in [(ImageFormat.jpeg, EncodeOptions(quality: 90)), (.webp, EncodeOptions(quality: 80))] {
                 let encoder = try #require(ImageEncoders.encoder(for: format))
-                try expectSameBytes(encoder.encode(rgb, options: options), encoder.encode(bgr, options: options),
-                                    "\(format) from \(bgr.format)")
+                try expectSameBytes(
+                    encoder.encode(rgb, options: options), encoder.encode(bgr, options: options),
+                    "\(format) from \(bgr.format)")
             }
         }
     }

@@ -18,7 +18,8 @@ struct ProcessorTests {
         ]
         let identifiers = processors.map(\.identifier)
         #expect(Set(identifiers).count == identifiers.count)
-        #expect(ImageProcessors.Resize(size: PixelSize(width: 100, height: 50)).identifier
+        #expect(
+            ImageProcessors.Resize(size: PixelSize(width: 100, height: 50)).identifier
                 != ImageProcessors.Resize(size: PixelSize(width: 100, height: 51)).identifier)
         #expect(identifiers[1] == "iris.crop(1,2,3x4)")
     }
@@ -26,12 +27,22 @@ struct ProcessorTests {
     @Test("resize fits, fills and crops to the exact size")
     func resize() throws {
         let image = loaded(SampleImages.photo(width: 400, height: 300))
-        #expect(try ImageProcessors.Resize(size: PixelSize(width: 100, height: 100)).process(image).bitmap.size == PixelSize(width: 100, height: 75))
-        #expect(try ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill).process(image).bitmap.size == PixelSize(width: 133, height: 100))
-        #expect(try ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill, crop: true).process(image).bitmap.size == PixelSize(width: 100, height: 100))
+        #expect(
+            try ImageProcessors.Resize(size: PixelSize(width: 100, height: 100)).process(image).bitmap.size
+                == PixelSize(width: 100, height: 75))
+        #expect(
+            try ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill).process(image).bitmap.size
+                == PixelSize(width: 133, height: 100))
+        #expect(
+            try ImageProcessors.Resize(size: PixelSize(width: 100, height: 100), contentMode: .fill, crop: true).process(image).bitmap.size
+                == PixelSize(width: 100, height: 100))
         // No upscaling unless asked.
-        #expect(try ImageProcessors.Resize(size: PixelSize(width: 800, height: 800)).process(image).bitmap.size == PixelSize(width: 400, height: 300))
-        #expect(try ImageProcessors.Resize(size: PixelSize(width: 800, height: 800), allowsUpscaling: true).process(image).bitmap.size == PixelSize(width: 800, height: 600))
+        #expect(
+            try ImageProcessors.Resize(size: PixelSize(width: 800, height: 800)).process(image).bitmap.size
+                == PixelSize(width: 400, height: 300))
+        #expect(
+            try ImageProcessors.Resize(size: PixelSize(width: 800, height: 800), allowsUpscaling: true).process(image).bitmap.size
+                == PixelSize(width: 800, height: 600))
         #expect(throws: ImageError.self) { try ImageProcessors.Resize(size: PixelSize(width: 0, height: 10)).process(image) }
     }
 
@@ -43,7 +54,9 @@ struct ProcessorTests {
         for y in 0..<6 { for x in 0..<8 { #expect(out.rgba(x: x, y: y) == bitmap.rgba(x: x + 10, y: y + 5)) } }
         let clipped = try ImageProcessors.Crop(rect: PixelRect(x: 35, y: 25, width: 100, height: 100)).process(loaded(bitmap)).bitmap
         #expect(clipped.size == PixelSize(width: 5, height: 5))
-        #expect(throws: ImageError.self) { try ImageProcessors.Crop(rect: PixelRect(x: 50, y: 0, width: 5, height: 5)).process(loaded(bitmap)) }
+        #expect(throws: ImageError.self) {
+            try ImageProcessors.Crop(rect: PixelRect(x: 50, y: 0, width: 5, height: 5)).process(loaded(bitmap))
+        }
     }
 
     @Test("rounded corners are transparent at the corner, anti-aliased on the arc, untouched inside")
@@ -56,11 +69,13 @@ struct ProcessorTests {
         #expect(out.rgba(x: 32, y: 0) == RGBA(r: 200, g: 100, b: 50, a: 255))
         // Along the arc some pixels are partly covered, and stay premultiplied (colour ≤ alpha).
         var partial = 0
-        for y in 0..<12 { for x in 0..<12 {
-            let p = out.rgba(x: x, y: y)
-            if p.a > 0 && p.a < 255 { partial += 1 }
-            #expect(p.r <= p.a && p.g <= p.a && p.b <= p.a)
-        } }
+        for y in 0..<12 {
+            for x in 0..<12 {
+                let p = out.rgba(x: x, y: y)
+                if p.a > 0 && p.a < 255 { partial += 1 }
+                #expect(p.r <= p.a && p.g <= p.a && p.b <= p.a)
+            }
+        }
         #expect(partial >= 8)
         // The four corners are mirror images of each other.
         for y in 0..<12 { for x in 0..<12 { #expect(out.rgba(x: x, y: y).a == out.rgba(x: 63 - x, y: 47 - y).a) } }
@@ -95,11 +110,13 @@ struct ProcessorTests {
     func grayscale() throws {
         let photo = SampleImages.photo(width: 30, height: 20, format: .rgba8, alpha: true)
         let out = try ImageProcessors.Grayscale().process(loaded(photo)).bitmap
-        for y in 0..<20 { for x in 0..<30 {
-            let p = out.rgba(x: x, y: y)
-            #expect(p.r == p.g && p.g == p.b)
-            #expect(p.a == photo.rgba(x: x, y: y).a)
-        } }
+        for y in 0..<20 {
+            for x in 0..<30 {
+                let p = out.rgba(x: x, y: y)
+                #expect(p.r == p.g && p.g == p.b)
+                #expect(p.a == photo.rgba(x: x, y: y).a)
+            }
+        }
         #expect(try ImageProcessors.Grayscale().process(loaded(SampleImages.photo(width: 4, height: 4))).bitmap.format == .gray8)
     }
 
@@ -122,18 +139,19 @@ struct ProcessorTests {
 /// Compositing over a background colour, for formats without alpha.
 @Suite("Flattening")
 struct FlattenTests {
-    @Test("transparent pixels take the background, opaque ones keep their colour, half-covered ones blend",
-          arguments: [PixelFormat.rgba8, .bgra8])
+    @Test(
+        "transparent pixels take the background, opaque ones keep their colour, half-covered ones blend",
+        arguments: [PixelFormat.rgba8, .bgra8])
     func flatten(format: PixelFormat) {
         var bitmap = Bitmap(width: 3, height: 1, format: format)
         bitmap.setRGBA(RGBA(r: 0, g: 0, b: 0, a: 0), x: 0, y: 0)
         bitmap.setRGBA(RGBA(r: 10, g: 20, b: 30, a: 255), x: 1, y: 0)
-        bitmap.setRGBA(RGBA(r: 100, g: 0, b: 0, a: 128), x: 2, y: 0)       // premultiplied red at half cover
+        bitmap.setRGBA(RGBA(r: 100, g: 0, b: 0, a: 128), x: 2, y: 0)  // premultiplied red at half cover
         let flat = bitmap.flattened(over: RGBA(r: 255, g: 255, b: 255))
         #expect(!flat.format.hasAlpha && flat.format.isBlueFirst == format.isBlueFirst)
         #expect(flat.rgba(x: 0, y: 0) == RGBA(r: 255, g: 255, b: 255))
         #expect(flat.rgba(x: 1, y: 0) == RGBA(r: 10, g: 20, b: 30))
-        #expect(flat.rgba(x: 2, y: 0) == RGBA(r: 227, g: 127, b: 127))    // 100 + 255 × 127/255
+        #expect(flat.rgba(x: 2, y: 0) == RGBA(r: 227, g: 127, b: 127))  // 100 + 255 × 127/255
         let opaque = Bitmap(width: 2, height: 2, format: .rgbx8)
         expectSameBytes(opaque.flattened(over: RGBA(r: 1, g: 2, b: 3)), opaque)
     }

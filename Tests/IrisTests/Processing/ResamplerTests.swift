@@ -167,8 +167,10 @@ struct ResamplerTests {
     @Test("Output has the requested size and format", arguments: PixelFormat.allCases)
     func outputSizes(format: PixelFormat) {
         let input = SampleImages.photo(width: 123, height: 77, format: format)
-        for size in [PixelSize(width: 1, height: 1), PixelSize(width: 7, height: 13), PixelSize(width: 123, height: 5),
-                     PixelSize(width: 200, height: 150), PixelSize(width: 0, height: 4), PixelSize(width: 0, height: 0)] {
+        for size in [
+            PixelSize(width: 1, height: 1), PixelSize(width: 7, height: 13), PixelSize(width: 123, height: 5),
+            PixelSize(width: 200, height: 150), PixelSize(width: 0, height: 4), PixelSize(width: 0, height: 0),
+        ] {
             let result = Resampler().resize(input, to: size)
             #expect(result.size == size)
             #expect(result.format == format)
@@ -213,7 +215,8 @@ struct ResamplerTests {
 
             let colour = RGBA(r: 60, g: 50, b: 40, a: 70)
             let tall = SampleImages.constant(width: 2, height: 4000, colour: colour, format: .rgba8)
-            Self.expectConstant(Resampler(kernel: kernel).resize(tall, to: PixelSize(width: 1, height: 3)), colour, "\(kernel) 2×4000 → 1×3")
+            Self.expectConstant(
+                Resampler(kernel: kernel).resize(tall, to: PixelSize(width: 1, height: 3)), colour, "\(kernel) 2×4000 → 1×3")
         }
     }
 
@@ -234,7 +237,10 @@ struct ResamplerTests {
                 for x in 0..<size.width {
                     let p = result.rgba(x: x, y: y)
                     #expect(p.g == 0 && p.b == 0)
-                    guard p.a > 0 else { #expect(p.r == 0); continue }
+                    guard p.a > 0 else {
+                        #expect(p.r == 0)
+                        continue
+                    }
                     coloured += 1
                     let red = Double(p.r) * 255 / Double(p.a)
                     #expect(abs(red - 255) <= 2, "\(kernel) \(size) (\(x), \(y)): \(p)")
@@ -317,7 +323,9 @@ struct ResamplerTests {
         #expect(ragged.finish().size == size)
 
         // No rows at all, and empty sizes.
-        expectSameBytes(StreamingResampler(source: input.size, output: size, format: .rgbx8, kernel: .box).finish(), Bitmap(width: 16, height: 12, format: .rgbx8))
+        expectSameBytes(
+            StreamingResampler(source: input.size, output: size, format: .rgbx8, kernel: .box).finish(),
+            Bitmap(width: 16, height: 12, format: .rgbx8))
         let empty = StreamingResampler(source: PixelSize(width: 0, height: 0), output: size, format: .gray8, kernel: .box)
         empty.append(row: UnsafeRawBufferPointer(start: nil, count: 0))
         #expect(empty.finish().size == size)

@@ -56,17 +56,19 @@ enum AnimationReference {
                             canvas[y * width + x] = Colour()
                         } else {
                             func mix(_ s: Double, _ d: Double) -> Double { (s * source.a + d * under.a * (1 - source.a)) / a }
-                            canvas[y * width + x] = Colour(r: mix(source.r, under.r), g: mix(source.g, under.g),
-                                                           b: mix(source.b, under.b), a: a)
+                            canvas[y * width + x] = Colour(
+                                r: mix(source.r, under.r), g: mix(source.g, under.g),
+                                b: mix(source.b, under.b), a: a)
                         }
                     }
                 }
             }
             previous = (frame, before)
-            out.append(canvas.map { c in
-                func q(_ v: Double) -> UInt8 { UInt8((v * 255).rounded()) }
-                return RGBA(r: q(c.r * c.a), g: q(c.g * c.a), b: q(c.b * c.a), a: q(c.a))
-            })
+            out.append(
+                canvas.map { c in
+                    func q(_ v: Double) -> UInt8 { UInt8((v * 255).rounded()) }
+                    return RGBA(r: q(c.r * c.a), g: q(c.g * c.a), b: q(c.b * c.a), a: q(c.a))
+                })
         }
         return out
     }

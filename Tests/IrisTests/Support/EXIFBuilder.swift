@@ -33,10 +33,10 @@ enum EXIFBuilder {
         type: UInt16 = 3, count: UInt32 = 1, entryCount: UInt16? = nil, ifdOffset: UInt32 = 8
     ) -> [UInt8] {
         let entries = [
-            Entry(tag: 0x0100, type: 4, count: 1, value: 640, isShort: false),        // ImageWidth LONG
-            Entry(tag: 0x0101, type: 4, count: 1, value: 480, isShort: false),        // ImageLength LONG
+            Entry(tag: 0x0100, type: 4, count: 1, value: 640, isShort: false),  // ImageWidth LONG
+            Entry(tag: 0x0101, type: 4, count: 1, value: 480, isShort: false),  // ImageLength LONG
             Entry(tag: 0x0112, type: type, count: count, value: UInt32(orientation), isShort: true),
-            Entry(tag: 0x8769, type: 4, count: 1, value: 0, isShort: false),          // ExifIFD pointer
+            Entry(tag: 0x8769, type: 4, count: 1, value: 0, isShort: false),  // ExifIFD pointer
         ]
         return tiff(entries: entries, byteOrder: byteOrder, entryCount: entryCount, ifdOffset: ifdOffset)
     }
@@ -104,8 +104,9 @@ enum EXIFBuilder {
     /// `png` with an `eXIf` chunk holding `tiff` inserted right after IHDR.
     static func png(_ png: Data, insertingEXIF tiff: [UInt8]) -> Data {
         let bytes = [UInt8](png)
-        precondition(bytes.count >= 33 && Array(bytes[0..<8]) == pngSignature
-            && Array(bytes[12..<16]) == Array("IHDR".utf8), "not a PNG")
+        precondition(
+            bytes.count >= 33 && Array(bytes[0..<8]) == pngSignature
+                && Array(bytes[12..<16]) == Array("IHDR".utf8), "not a PNG")
         let ihdrLength = Int(bytes[8]) << 24 | Int(bytes[9]) << 16 | Int(bytes[10]) << 8 | Int(bytes[11])
         let afterIHDR = 8 + 8 + ihdrLength + 4
         return Data(bytes[0..<afterIHDR] + pngChunk("eXIf", tiff) + bytes[afterIHDR...])
@@ -129,9 +130,11 @@ enum EXIFBuilder {
     /// A VP8X chunk for a canvas of `width`×`height` with the given feature flags.
     static func vp8x(width: Int, height: Int, flags: UInt8) -> [UInt8] {
         let w = UInt32(width - 1), h = UInt32(height - 1)
-        let payload: [UInt8] = [flags, 0, 0, 0,
-                                UInt8(w & 0xFF), UInt8(w >> 8 & 0xFF), UInt8(w >> 16 & 0xFF),
-                                UInt8(h & 0xFF), UInt8(h >> 8 & 0xFF), UInt8(h >> 16 & 0xFF)]
+        let payload: [UInt8] = [
+            flags, 0, 0, 0,
+            UInt8(w & 0xFF), UInt8(w >> 8 & 0xFF), UInt8(w >> 16 & 0xFF),
+            UInt8(h & 0xFF), UInt8(h >> 8 & 0xFF), UInt8(h >> 16 & 0xFF),
+        ]
         return riffChunk("VP8X", payload)
     }
 
@@ -148,8 +151,9 @@ enum EXIFBuilder {
     ///
     /// `exifHeader` puts "Exif\0\0" before the TIFF structure, as some writers do.
     static func minimalWebP(tiff: [UInt8], exifHeader: Bool = false, before: [UInt8] = []) -> Data {
-        riff(vp8x(width: 3, height: 2, flags: exifFlag) + before
-            + riffChunk("EXIF", exifHeader ? exifPayload(tiff) : tiff))
+        riff(
+            vp8x(width: 3, height: 2, flags: exifFlag) + before
+                + riffChunk("EXIF", exifHeader ? exifPayload(tiff) : tiff))
     }
 
     /// `webp` (simple lossy, simple lossless or extended) with an EXIF chunk holding `tiff`.
@@ -159,8 +163,9 @@ enum EXIFBuilder {
     /// the RIFF size is rewritten.
     static func webp(_ webp: Data, addingEXIF tiff: [UInt8]) -> Data {
         let bytes = [UInt8](webp)
-        precondition(bytes.count >= 20 && Array(bytes[0..<4]) == Array("RIFF".utf8)
-            && Array(bytes[8..<12]) == Array("WEBP".utf8), "not a WebP")
+        precondition(
+            bytes.count >= 20 && Array(bytes[0..<4]) == Array("RIFF".utf8)
+                && Array(bytes[8..<12]) == Array("WEBP".utf8), "not a WebP")
         let riffEnd = min(bytes.count, 8 + Int(le32(bytes, 4)))
         var chunks = Array(bytes[12..<riffEnd])
         let first = String(decoding: chunks[0..<4], as: UTF8.self)

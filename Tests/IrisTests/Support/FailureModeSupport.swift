@@ -38,8 +38,10 @@ func failureModeTemporaryFiles(in directory: URL) -> [String] {
 /// and returns the sizes of the reads that were neither a miss nor exactly `expected`: a read
 /// must never see a torn entry, whatever the write is doing. Reads nothing once `done()` holds,
 /// so the caller can look at what the write left before a read tidies up.
-func failureModeTornReads(of key: String, in cache: DataCache, expected: Data, limit: Int = 2000,
-                          until done: () -> Bool) -> [Int] {
+func failureModeTornReads(
+    of key: String, in cache: DataCache, expected: Data, limit: Int = 2000,
+    until done: () -> Bool
+) -> [Int] {
     var torn: [Int] = []
     var reads = 0
     while reads < limit, !done() {
@@ -178,12 +180,16 @@ enum FailureModeChild {
     }
 
     /// Checks a child's run: it exited with 0 and its scenario got to the end.
-    static func expectPassed(_ run: (status: Int32, output: String), _ what: String,
-                             sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectPassed(
+        _ run: (status: Int32, output: String), _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let failures = run.output.split(separator: "\n").filter { $0.contains("✘") || $0.contains("error") }.prefix(20)
-        #expect(run.status == 0, "\(what) child failed (status \(run.status)):\n\(failures.joined(separator: "\n"))",
-                sourceLocation: sourceLocation)
-        #expect(run.output.contains(doneMarker), "\(what) child did not finish its scenario:\n\(run.output.suffix(2000))",
-                sourceLocation: sourceLocation)
+        #expect(
+            run.status == 0, "\(what) child failed (status \(run.status)):\n\(failures.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
+        #expect(
+            run.output.contains(doneMarker), "\(what) child did not finish its scenario:\n\(run.output.suffix(2000))",
+            sourceLocation: sourceLocation)
     }
 }

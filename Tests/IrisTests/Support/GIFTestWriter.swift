@@ -27,11 +27,15 @@ enum GIFTestWriter {
         let output = Output()
         var error: Int32 = 0
         let context = Unmanaged.passUnretained(output).toOpaque()
-        guard let file = EGifOpen(context, { file, bytes, count in
-            guard let file, let bytes, let context = file.pointee.UserData else { return 0 }
-            Unmanaged<Output>.fromOpaque(context).takeUnretainedValue().bytes.append(bytes, count: Int(count))
-            return count
-        }, &error) else { throw ImageError.encodingFailed(format: .gif, reason: "EGifOpen failed: \(error)") }
+        guard
+            let file = EGifOpen(
+                context,
+                { file, bytes, count in
+                    guard let file, let bytes, let context = file.pointee.UserData else { return 0 }
+                    Unmanaged<Output>.fromOpaque(context).takeUnretainedValue().bytes.append(bytes, count: Int(count))
+                    return count
+                }, &error)
+        else { throw ImageError.encodingFailed(format: .gif, reason: "EGifOpen failed: \(error)") }
         var closed = false
         defer { if !closed { EGifCloseFile(file, &error) } }
         EGifSetGifVersion(file, true)
@@ -55,8 +59,10 @@ enum GIFTestWriter {
                 let control: [UInt8] = [flags, UInt8(delay & 0xFF), UInt8(delay >> 8), UInt8(frame.transparentIndex ?? 0)]
                 try check(EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, 4, control), file)
             }
-            try check(EGifPutImageDesc(file, Int32(frame.left), Int32(frame.top), Int32(frame.width), Int32(frame.height),
-                                       frame.interlaced, nil), file)
+            try check(
+                EGifPutImageDesc(
+                    file, Int32(frame.left), Int32(frame.top), Int32(frame.width), Int32(frame.height),
+                    frame.interlaced, nil), file)
             for y in rowOrder(height: frame.height, interlaced: frame.interlaced) {
                 var row = Array(frame.indices[(y * frame.width)..<((y + 1) * frame.width)])
                 try check(EGifPutLine(file, &row, Int32(frame.width)), file)

@@ -39,7 +39,9 @@ enum JPEGTestSupport {
         for y in 0..<bitmap.height {
             for x in 0..<bitmap.width {
                 let p = bitmap.rgba(x: x, y: y)
-                r += Int(p.r); g += Int(p.g); b += Int(p.b)
+                r += Int(p.r)
+                g += Int(p.g)
+                b += Int(p.b)
             }
         }
         let n = Double(max(1, bitmap.width * bitmap.height))
@@ -78,8 +80,10 @@ extension JPEGEncoder {
     /// CMYK with full black generation, or YCCK (`ycck`, which always carries the Adobe marker).
     /// With `adobeMarker` the samples are stored inverted, as Photoshop does; without it (CMYK
     /// only) they are stored as plain ink amounts.
-    static func encodeFourColour(_ bitmap: Bitmap, quality: Int, ycck: Bool, adobeMarker: Bool = true,
-                                 progressive: Bool = false) throws -> Data {
+    static func encodeFourColour(
+        _ bitmap: Bitmap, quality: Int, ycck: Bool, adobeMarker: Bool = true,
+        progressive: Bool = false
+    ) throws -> Data {
         guard bitmap.format != .gray8 else {
             throw ImageError.encodingFailed(format: .jpeg, reason: "CMYK needs a colour bitmap")
         }
@@ -127,12 +131,15 @@ extension JPEGEncoder {
         var i = 0
         for _ in 0..<pixelCount {
             let r = UInt32(s[i]), g = UInt32(s[i + 1]), b = UInt32(s[i + 2])
-            let white = max(r, g, b) // 255 − K
+            let white = max(r, g, b)  // 255 − K
             // 255 − C = 255 × R / (255 − K), and likewise for M and Y.
             func keep(_ v: UInt32) -> UInt32 { white == 0 ? 0 : min(255, (v * 255 + white / 2) / white) }
             var values = (keep(r), keep(g), keep(b), white)
             if !inverted { values = (255 - values.0, 255 - values.1, 255 - values.2, 255 - values.3) }
-            p[i] = UInt8(values.0); p[i + 1] = UInt8(values.1); p[i + 2] = UInt8(values.2); p[i + 3] = UInt8(values.3)
+            p[i] = UInt8(values.0)
+            p[i + 1] = UInt8(values.1)
+            p[i + 2] = UInt8(values.2)
+            p[i + 3] = UInt8(values.3)
             i += 4
         }
     }

@@ -9,8 +9,9 @@ enum PictureComparison {
         for y in 0..<a.height {
             for x in 0..<a.width {
                 let p = a.rgba(x: x, y: y), q = b.rgba(x: x, y: y)
-                let worst = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)),
-                                abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
+                let worst = max(
+                    abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)),
+                    abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
                 if worst > tolerance { count += 1 }
             }
         }
@@ -18,8 +19,10 @@ enum PictureComparison {
     }
 
     /// Expects `a` and `b` to be the same picture: same size and every pixel's RGBA equal.
-    static func expectSamePicture(_ a: Bitmap, _ b: Bitmap, tolerance: Int = 0, _ context: String,
-                                  sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSamePicture(
+        _ a: Bitmap, _ b: Bitmap, tolerance: Int = 0, _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(a.size == b.size, "\(context): \(a.size) vs \(b.size)", sourceLocation: sourceLocation)
         guard a.size == b.size else { return }
         let differing = differingPixels(a, b, tolerance: tolerance)

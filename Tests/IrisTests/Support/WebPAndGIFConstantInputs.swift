@@ -13,12 +13,21 @@ extension DownsampleOnDecodeTests {
             ("WebP lossless rgba8", try WebPEncoder().encode(translucent, options: EncodeOptions(lossless: true))),
             ("WebP lossless rgbx8", try WebPEncoder().encode(opaque, options: EncodeOptions(lossless: true))),
             // Lossy: a whole number of macroblocks, so the decoded source itself is constant.
-            ("WebP lossy", try WebPEncoder().encode(SampleImages.constant(width: 320, height: 240, colour: RGBA(r: 200, g: 120, b: 40), format: .rgbx8),
-                                                    options: EncodeOptions(quality: 90))),
+            (
+                "WebP lossy",
+                try WebPEncoder().encode(
+                    SampleImages.constant(width: 320, height: 240, colour: RGBA(r: 200, g: 120, b: 40), format: .rgbx8),
+                    options: EncodeOptions(quality: 90))
+            ),
         ]
         #if canImport(CGIF)
-        inputs.append(("GIF", try GIFTestWriter.gif(width: 301, height: 203, palette: GIFCodecTests.palette,
-                                                    frames: [.init(width: 301, height: 203, indices: [UInt8](repeating: 4, count: 301 * 203))])))
+        inputs.append(
+            (
+                "GIF",
+                try GIFTestWriter.gif(
+                    width: 301, height: 203, palette: GIFCodecTests.palette,
+                    frames: [.init(width: 301, height: 203, indices: [UInt8](repeating: 4, count: 301 * 203))])
+            ))
         #endif
         return inputs
     }

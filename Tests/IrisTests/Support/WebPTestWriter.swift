@@ -11,7 +11,8 @@ enum WebPTestWriter {
         guard let first = frames.first else { throw ImageError.encodingFailed(format: .webp, reason: "no frames") }
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0,
-              let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &options) else {
+            let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &options)
+        else {
             throw ImageError.encodingFailed(format: .webp, reason: "cannot make an animation encoder")
         }
         defer { WebPAnimEncoderDelete(encoder) }
@@ -64,7 +65,8 @@ enum WebPTestWriter {
         defer { WebPMuxDelete(mux) }
         var params = WebPMuxAnimParams(bgcolor: 0xFFFF_0000, loop_count: Int32(loopCount))
         guard WebPMuxSetAnimationParams(mux, &params) == WEBP_MUX_OK,
-              WebPMuxSetCanvasSize(mux, Int32(width), Int32(height)) == WEBP_MUX_OK else {
+            WebPMuxSetCanvasSize(mux, Int32(width), Int32(height)) == WEBP_MUX_OK
+        else {
             throw ImageError.encodingFailed(format: .webp, reason: "animation parameters")
         }
         for frame in frames {
@@ -111,7 +113,8 @@ enum WebPTestWriter {
             var pixels: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
             while WebPAnimDecoderHasMoreFrames(decoder) != 0, WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels {
-                frames.append((0..<count).map { RGBA(r: pixels[$0 * 4], g: pixels[$0 * 4 + 1], b: pixels[$0 * 4 + 2], a: pixels[$0 * 4 + 3]) })
+                frames.append(
+                    (0..<count).map { RGBA(r: pixels[$0 * 4], g: pixels[$0 * 4 + 1], b: pixels[$0 * 4 + 2], a: pixels[$0 * 4 + 3]) })
             }
             return frames
         }

@@ -23,8 +23,10 @@ struct AnimationPlayerTests {
     }
 
     /// Advances the clock, then waits for the player to show `index` (its frame, too).
-    func expectFrame(_ index: Int, after step: Double, _ player: AnimationPlayer, _ clock: VirtualClock,
-                     sourceLocation: SourceLocation = #_sourceLocation) async {
+    func expectFrame(
+        _ index: Int, after step: Double, _ player: AnimationPlayer, _ clock: VirtualClock,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         clock.advance(by: .seconds(step))
         let shown = await modelEventually {
             player.currentIndex == index && player.currentFrame.rgba(x: 0, y: 0).r == UInt8(index)
@@ -39,11 +41,11 @@ struct AnimationPlayerTests {
         player.play()
         #expect(player.isPlaying)
         await expectFrame(0, after: 0.05, player, clock)
-        await expectFrame(1, after: 0.1, player, clock)      // 0.15
-        await expectFrame(1, after: 0.1, player, clock)      // 0.25
-        await expectFrame(2, after: 0.1, player, clock)      // 0.35
-        await expectFrame(0, after: 0.1, player, clock)      // 0.45: second loop
-        await expectFrame(1, after: 0.1, player, clock)      // 0.55
+        await expectFrame(1, after: 0.1, player, clock)  // 0.15
+        await expectFrame(1, after: 0.1, player, clock)  // 0.25
+        await expectFrame(2, after: 0.1, player, clock)  // 0.35
+        await expectFrame(0, after: 0.1, player, clock)  // 0.45: second loop
+        await expectFrame(1, after: 0.1, player, clock)  // 0.55
     }
 
     @Test("a late tick skips frames instead of slowing down")
@@ -51,8 +53,8 @@ struct AnimationPlayerTests {
         let clock = VirtualClock()
         let player = try await Self.player(Self.animation([0.1, 0.1, 0.1, 0.1]), clock: clock)
         player.play()
-        await expectFrame(2, after: 0.25, player, clock)     // frame 1 never shown
-        await expectFrame(1, after: 0.3, player, clock)      // 0.55 → second loop, frame 1
+        await expectFrame(2, after: 0.25, player, clock)  // frame 1 never shown
+        await expectFrame(1, after: 0.3, player, clock)  // 0.55 → second loop, frame 1
     }
 
     @Test("a finite loop count ends on the last frame and stops")
@@ -61,8 +63,8 @@ struct AnimationPlayerTests {
         let player = try await Self.player(Self.animation([0.1, 0.1], loopCount: 2), clock: clock)
         player.play()
         await expectFrame(1, after: 0.15, player, clock)
-        await expectFrame(0, after: 0.1, player, clock)      // 0.25: second loop
-        await expectFrame(1, after: 0.1, player, clock)      // 0.35
+        await expectFrame(0, after: 0.1, player, clock)  // 0.25: second loop
+        await expectFrame(1, after: 0.1, player, clock)  // 0.35
         clock.advance(by: .seconds(1))
         #expect(await modelEventually { !player.isPlaying })
         #expect(player.currentIndex == 1)
@@ -76,12 +78,12 @@ struct AnimationPlayerTests {
         await expectFrame(1, after: 0.15, player, clock)
         player.pause()
         #expect(!player.isPlaying)
-        #expect(await modelEventually { clock.sleeperCount == 0 })   // paused: nothing left to wake
+        #expect(await modelEventually { clock.sleeperCount == 0 })  // paused: nothing left to wake
         clock.advance(by: .seconds(5))
         #expect(player.currentIndex == 1)
         #expect(abs(player.elapsed - 0.15) < 1e-9)
         player.play()
-        await expectFrame(2, after: 0.1, player, clock)      // 0.25 played
+        await expectFrame(2, after: 0.1, player, clock)  // 0.25 played
     }
 
     @Test("delays of 10 ms or less play as 100 ms; a still image does not play")
@@ -90,8 +92,8 @@ struct AnimationPlayerTests {
         let player = try await Self.player(Self.animation([0, 0.01]), clock: clock)
         player.play()
         await expectFrame(0, after: 0.05, player, clock)
-        await expectFrame(1, after: 0.1, player, clock)      // 0.15
-        await expectFrame(0, after: 0.1, player, clock)      // 0.25
+        await expectFrame(1, after: 0.1, player, clock)  // 0.15
+        await expectFrame(0, after: 0.1, player, clock)  // 0.25
 
         let still = try await Self.player(Self.animation([0.1]), clock: clock)
         still.play()
@@ -105,7 +107,7 @@ struct AnimationPlayerTests {
         #expect(abs((timeline.secondsToNextChange(afterElapsed: 0.15) ?? -1) - 0.15) < 1e-9)
         #expect(timeline.secondsToNextChange(afterElapsed: 0.31) == nil)
         let forever = AnimationTimeline(Self.animation([0.1, 0.2]))
-        #expect(abs((forever.secondsToNextChange(afterElapsed: 0.35) ?? -1) - 0.05) < 1e-9)   // second loop
+        #expect(abs((forever.secondsToNextChange(afterElapsed: 0.35) ?? -1) - 0.05) < 1e-9)  // second loop
         #expect(AnimationTimeline(Self.animation([0.1])).secondsToNextChange(afterElapsed: 0) == nil)
     }
 }
@@ -118,11 +120,16 @@ extension AnimationPlayerTests {
         let clock = VirtualClock()
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init()))
         model.clock = clock
-        model.load(ImageRequest(source: .data(id: "animated") { png }, processors: [.custom("frames") { image in
-            var animated = image
-            animated.animation = frames
-            return animated
-        }]))
+        model.load(
+            ImageRequest(
+                source: .data(id: "animated") { png },
+                processors: [
+                    .custom("frames") { image in
+                        var animated = image
+                        animated.animation = frames
+                        return animated
+                    }
+                ]))
         #expect(await modelSettled(model))
         let player = try #require(model.animationPlayer)
         #expect(player.isPlaying)

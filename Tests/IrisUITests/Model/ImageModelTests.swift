@@ -24,7 +24,7 @@ struct ImageModelTests {
             #expect(model.phase.isLoading)
             #expect(await modelSettled(model))
             let image = try #require(model.phase.loadedImage)
-            #expect(image.bitmap.size == PixelSize(width: 120, height: 80))     // 240×160 fits 120×120
+            #expect(image.bitmap.size == PixelSize(width: 120, height: 80))  // 240×160 fits 120×120
             #expect(image.scale == 2)
             #expect(image.format == .png)
             #expect(model.animatesPhaseChange)
@@ -87,21 +87,23 @@ struct ImageModelTests {
         let firstReturned = PipelineCounter()
         let model = ImageModel(pipeline: .modelTestPipeline())
         let recorder = PhaseRecorder(model)
-        model.load(ImageRequest(source: .data(id: "first") {
-            firstStarted.increment()
-            await gate.wait()
-            if Task.isCancelled { firstCancelled.increment() }
-            defer { firstReturned.increment() }
-            return first
-        }))
+        model.load(
+            ImageRequest(
+                source: .data(id: "first") {
+                    firstStarted.increment()
+                    await gate.wait()
+                    if Task.isCancelled { firstCancelled.increment() }
+                    defer { firstReturned.increment() }
+                    return first
+                }))
         #expect(await modelEventually { firstStarted.count == 1 })
         model.load(ImageRequest(source: .data(id: "second") { second }))
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 50, height: 50))
         #expect(await modelEventually { firstCancelled.count == 1 })
         gate.open()
-        #expect(await modelEventually { firstReturned.count == 1 })     // the old load's bytes are back
-        #expect(await modelEventually { model.pipeline.inFlightCount == 0 })   // and its work has ended
+        #expect(await modelEventually { firstReturned.count == 1 })  // the old load's bytes are back
+        #expect(await modelEventually { model.pipeline.inFlightCount == 0 })  // and its work has ended
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 50, height: 50))
         #expect(recorder.phases.compactMap(\.loadedImage).allSatisfy { $0.bitmap.width == 50 })
     }
@@ -165,9 +167,10 @@ struct ImageModelTests {
             let route = TestHTTPRoute.inPieces(body: jpeg, pieceSize: 4096, contentType: "image/jpeg")
             server.serve("/p.jpg", route)
             var scans = JPEGScanCounter()
-            let firstScanPiece = try #require((0..<route.pieceCount).first { piece in
-                scans.append(jpeg[(piece * 4096)..<min((piece + 1) * 4096, jpeg.count)])
-            })
+            let firstScanPiece = try #require(
+                (0..<route.pieceCount).first { piece in
+                    scans.append(jpeg[(piece * 4096)..<min((piece + 1) * 4096, jpeg.count)])
+                })
             let model = ImageModel(pipeline: .modelTestPipeline(progressive: true))
             let recorder = PhaseRecorder(model)
             model.load(ImageRequest(url: server.url("/p.jpg"), targetSize: CGSize(width: 160, height: 160)))
@@ -199,12 +202,12 @@ struct ImageModelTests {
             observePhase(of: model) { first.increment() }
             observePhase(of: model) { second.increment() }
             model.load(ImageRequest(url: server.url("/photo.png")))
-            #expect(first.count == 1 && second.count == 1)       // .loading, seen at once by both
+            #expect(first.count == 1 && second.count == 1)  // .loading, seen at once by both
 
             observePhase(of: model) { first.increment() }
             observePhase(of: model) { second.increment() }
             #expect(await modelSettled(model))
-            #expect(first.count == 2 && second.count == 2)       // .success, seen by both
+            #expect(first.count == 2 && second.count == 2)  // .success, seen by both
         }
     }
 
@@ -218,7 +221,7 @@ struct ImageModelTests {
             model.load(request)
             #expect(await modelSettled(model))
             #expect(model.phase.error == .httpStatus(code: 503, url: server.url("/flaky.png")))
-            model.load(request)                                   // the same request: no new attempt
+            model.load(request)  // the same request: no new attempt
             #expect(model.phase.kind == .failure)
             server.serve("/flaky.png", data: png, contentType: "image/png")
             model.retry()
@@ -244,7 +247,7 @@ struct ImageModelTests {
             #expect(await modelSettled(model))
             #expect(model.phase.kind == .failure)
             server.serve("/flaky.png", data: png, contentType: "image/png")
-            #expect(await modelEventually { clock.sleeperCount == 1 })     // the retry waits on the clock
+            #expect(await modelEventually { clock.sleeperCount == 1 })  // the retry waits on the clock
             clock.advance(by: .milliseconds(299))
             #expect(model.phase.kind == .failure && clock.sleeperCount == 1)
             clock.advance(by: .milliseconds(1))
@@ -256,7 +259,7 @@ struct ImageModelTests {
             notFound.retryPolicy = RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(50))
             notFound.load(ImageRequest(url: server.url("/gone.png")))
             #expect(await modelSettled(notFound))
-            #expect(notFound.retryTimer == nil && clock.sleeperCount == 0)   // a 404 schedules nothing
+            #expect(notFound.retryTimer == nil && clock.sleeperCount == 0)  // a 404 schedules nothing
             #expect(server.requestCount("/gone.png") == 1)
         }
     }
@@ -269,10 +272,10 @@ struct ImageModelTests {
             let model = ImageModel(pipeline: .modelTestPipeline(memoryCache: nil))
             let request = ImageRequest(url: server.url("/photo.png"))
             model.load(request)
-            model.load(request)                                   // while loading
+            model.load(request)  // while loading
             #expect(await modelSettled(model))
             let recorder = PhaseRecorder(model)
-            model.load(request)                                   // while shown
+            model.load(request)  // while shown
             #expect(recorder.phases.isEmpty)
             #expect(server.requestCount("/photo.png") == 1)
             model.load(nil)

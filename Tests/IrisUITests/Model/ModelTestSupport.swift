@@ -46,15 +46,23 @@ func modelSettled(_ model: ImageModel) async -> Bool {
 /// observation of a view's body does).
 @MainActor
 func observePhase(of model: ImageModel, onChange: @escaping @Sendable () -> Void) {
-    withObservationTracking { _ = model.phase } onChange: { onChange() }
+    withObservationTracking {
+        _ = model.phase
+    } onChange: {
+        onChange()
+    }
 }
 
 extension ImagePipeline {
     /// A pipeline over a real ``URLSessionDataLoader`` and the platform's decoders, with a memory
     /// cache unless told otherwise.
-    static func modelTestPipeline(memoryCache: (any ImageCaching)? = MemoryCache(),
-                                  progressive: Bool = false) -> ImagePipeline {
-        ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), memoryCache: memoryCache,
-                                           isProgressiveDecodingEnabled: progressive))
+    static func modelTestPipeline(
+        memoryCache: (any ImageCaching)? = MemoryCache(),
+        progressive: Bool = false
+    ) -> ImagePipeline {
+        ImagePipeline(
+            configuration: .init(
+                dataLoader: URLSessionDataLoader(timeout: httpHangTimeout), memoryCache: memoryCache,
+                isProgressiveDecodingEnabled: progressive))
     }
 }

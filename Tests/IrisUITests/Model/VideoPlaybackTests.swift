@@ -31,14 +31,15 @@ struct VideoPlaybackTests {
         let video = try #require(image.video)
         #expect(video.format == .mp4)
         expectSameBytes(video.data, bytes, "the clip's bytes")
-        #expect(image.bitmap.size == PixelSize(width: 160, height: 120))   // the poster
+        #expect(image.bitmap.size == PixelSize(width: 160, height: 120))  // the poster
         #expect(!VideoPoster.isBlack(image.bitmap))
         // The lazy animation (Linux's frames) already counts the file: the clip adds nothing.
         let animation = try #require(image.animation)
         #expect(image.cost == image.bitmap.cost + animation.costLimit)
         // A still with its clip and the same bytes kept counts them once.
-        let still = LoadedImage(bitmap: image.bitmap, format: .mp4, sourceSize: image.sourceSize, data: bytes,
-                                video: EncodedVideo(data: bytes, format: .mp4))
+        let still = LoadedImage(
+            bitmap: image.bitmap, format: .mp4, sourceSize: image.sourceSize, data: bytes,
+            video: EncodedVideo(data: bytes, format: .mp4))
         #expect(still.cost == image.bitmap.cost + bytes.count)
     }
 
@@ -50,7 +51,7 @@ struct VideoPlaybackTests {
         expectSameBytes(playback.video.data, bytes, "the played clip's bytes")
         #expect(model.animationPlayer == nil)
         #expect(playback.isMuted && playback.loops)
-        #expect(playback.wantsPlayer && playback.isPlaying)   // no view has reported: plays, as animations do
+        #expect(playback.wantsPlayer && playback.isPlaying)  // no view has reported: plays, as animations do
         #expect(playback.state == .poster && !playback.showsPlayer)
         #expect(model.displayedPhase.loadedImage?.bitmap.sharesStorage(with: poster.bitmap) == true)
 
@@ -77,16 +78,16 @@ struct VideoPlaybackTests {
         model.appDidChange(isActive: true)
         #expect(playback.state == .playing)
 
-        model.viewDidDisappear()                         // the view went: the player is let go
+        model.viewDidDisappear()  // the view went: the player is let go
         #expect(!playback.wantsPlayer && !playback.isPlaying && playback.state == .poster)
-        playback.playerDidBecomeReady()                  // a late report of the player let go
+        playback.playerDidBecomeReady()  // a late report of the player let go
         #expect(playback.state == .poster)
-        model.viewDidAppear()                            // a new player: the poster until it is ready
+        model.viewDidAppear()  // a new player: the poster until it is ready
         #expect(playback.wantsPlayer && playback.state == .poster)
         playback.playerDidBecomeReady()
         #expect(playback.state == .playing)
 
-        model.playsAnimations = false                    // .animatesFrames(false): the poster only
+        model.playsAnimations = false  // .animatesFrames(false): the poster only
         #expect(!playback.wantsPlayer && playback.state == .poster)
         model.playsAnimations = true
         #expect(playback.wantsPlayer && playback.isPlaying)
@@ -114,7 +115,10 @@ struct VideoPlaybackTests {
         playback.playerDidFail(reason: "cannot decode")
         #expect(playback.state == .failed(.decodingFailed(format: .mp4, reason: "cannot decode")))
         #expect(!playback.wantsPlayer)
-        guard case .success = model.phase else { Issue.record("the poster went: \(model.phase)"); return }
+        guard case .success = model.phase else {
+            Issue.record("the poster went: \(model.phase)")
+            return
+        }
         model.viewDidDisappear()
         model.viewDidAppear()
         #expect(!playback.wantsPlayer)
@@ -129,7 +133,7 @@ struct VideoPlaybackTests {
             let first = try #require(model.videoPlayback)
             first.playerDidBecomeReady()
             model.load(ImageRequest(source: .file(url), targetSize: CGSize(width: 160, height: 120)))
-            #expect(model.videoPlayback === first)       // the smaller poster stays up meanwhile
+            #expect(model.videoPlayback === first)  // the smaller poster stays up meanwhile
             #expect(await modelSettled(model))
             #expect(model.phase.loadedImage?.bitmap.width == 160)
             #expect(model.videoPlayback === first && first.state == .playing)
@@ -147,8 +151,10 @@ enum TestClip {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("iris-videoui-\(getpid()).mp4")
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=1",
-                            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", url.path]
+        ffmpeg.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=1",
+            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", url.path,
+        ]
         guard (try? ffmpeg.run()) != nil else { return nil }
         ffmpeg.waitUntilExit()
         return ffmpeg.terminationStatus == 0 ? url : nil

@@ -28,10 +28,14 @@ struct ViewDecisionTests {
         let decodes = PipelineCounter()
         let calls = PipelineCounter()
         let pipeline = ViewRuntimeTests.countingPipeline(decodes)
-        let request = ImageRequest(source: .data(id: "post-1") { calls.increment(); return photo })
+        let request = ImageRequest(
+            source: .data(id: "post-1") {
+                calls.increment()
+                return photo
+            })
 
         let row = ImageModel(pipeline: pipeline)
-        row.viewLayoutDidChange(slot: ImageSlot(width: 350, height: 36), displayScale: 3)    // as tall as ProgressView
+        row.viewLayoutDidChange(slot: ImageSlot(width: 350, height: 36), displayScale: 3)  // as tall as ProgressView
         row.loadForView(request)
         #expect(await modelSettled(row))
         let first = try #require(row.phase.loadedImage)
@@ -39,21 +43,22 @@ struct ViewDecisionTests {
         #expect(first.bitmap.size == PixelSize(width: 1280, height: 960))
         row.viewLayoutDidChange(slot: ImageSlot(width: 350, height: 262.5), displayScale: 3)  // the row grows to the image
         #expect(row.phase.kind == .success)
-        #expect(decodes.count == 1 && calls.count == 1 && row.resultCount == 1)           // one decode, one completion
+        #expect(decodes.count == 1 && calls.count == 1 && row.resultCount == 1)  // one decode, one completion
 
         // The row scrolled away and made again (a new view identity, laid out at its final height).
         let again = ImageModel(pipeline: pipeline)
         again.viewLayoutDidChange(slot: ImageSlot(width: 350, height: 262.5), displayScale: 3)
         again.loadForView(request)
-        #expect(again.phase.kind == .success)                                               // shown before returning
+        #expect(again.phase.kind == .success)  // shown before returning
         #expect(again.animatesPhaseChange == false)
         #expect(decodes.count == 1 && calls.count == 1)
     }
 
     // MARK: 2. scaledToFill without a content-mode modifier
 
-    @Test("fill in a 120 pt square at 3x, no content mode given: decoded to cover 360×360 px, 4:3 and 16:9",
-          arguments: [(1600, 1200), (1920, 1080)])
+    @Test(
+        "fill in a 120 pt square at 3x, no content mode given: decoded to cover 360×360 px, 4:3 and 16:9",
+        arguments: [(1600, 1200), (1920, 1080)])
     func fillWithoutModifier(width: Int, height: Int) async throws {
         let photo = try Self.jpeg(width: width, height: height, seed: 42)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
@@ -83,7 +88,7 @@ struct ViewDecisionTests {
         row.loadForView(ImageRequest(source: .data(id: "icon") { icon }, scale: 1))
         #expect(await modelSettled(row))
         let shown = try #require(row.phase.loadedImage)
-        #expect(shown.bitmap.size == PixelSize(width: 100, height: 100) && shown.scale == 1)   // 100 pt, as AsyncImage
+        #expect(shown.bitmap.size == PixelSize(width: 100, height: 100) && shown.scale == 1)  // 100 pt, as AsyncImage
 
         let photo = try Self.jpeg(width: 2400, height: 1800, seed: 44)
         let column = ImageModel(pipeline: pipeline)
@@ -91,8 +96,8 @@ struct ViewDecisionTests {
         column.loadForView(ImageRequest(source: .data(id: "column") { photo }, scale: 1))
         #expect(await modelSettled(column))
         let image = try #require(column.phase.loadedImage)
-        #expect(image.bitmap.width == 1280)                                                  // shrunk for the column
-        #expect(abs(Double(image.bitmap.width) / image.scale - 2400) < 0.5)                  // still 2400 pt wide
+        #expect(image.bitmap.width == 1280)  // shrunk for the column
+        #expect(abs(Double(image.bitmap.width) / image.scale - 2400) < 0.5)  // still 2400 pt wide
 
         // A request given its own target size keeps its own scale.
         let sized = ImageModel(pipeline: pipeline)
@@ -109,14 +114,19 @@ struct ViewDecisionTests {
         let decodes = PipelineCounter()
         let gate = PipelineGate()
         let model = ImageModel(pipeline: ViewRuntimeTests.countingPipeline(decodes))
-        model.loadForView(ImageRequest(source: .data(id: "transient") { await gate.wait(); return photo }))
-        model.viewLayoutDidChange(slot: ImageSlot(measured: .zero), displayScale: 2)          // not laid out yet
+        model.loadForView(
+            ImageRequest(
+                source: .data(id: "transient") {
+                    await gate.wait()
+                    return photo
+                }))
+        model.viewLayoutDidChange(slot: ImageSlot(measured: .zero), displayScale: 2)  // not laid out yet
         #expect((model.request?.targetSize?.width).map { Double($0) } == Double(ViewTargetSize.openSidePixels))
         model.viewLayoutDidChange(slot: ImageSlot(width: 100, height: 100), displayScale: 2)
         #expect(model.request?.targetSize == CGSize(width: 112, height: 112))
         gate.open()
         #expect(await modelSettled(model))
-        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 299, height: 224))   // covers 224×224
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 299, height: 224))  // covers 224×224
         #expect(decodes.count == 1)
     }
 
@@ -128,7 +138,7 @@ struct ViewDecisionTests {
         model.viewLayoutDidChange(slot: ImageSlot(width: 300, height: 300), displayScale: 2)
         model.loadForView(ImageRequest(source: .data(id: "resize") { photo }))
         #expect(await modelSettled(model))
-        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 853, height: 640))   // covers 640×640
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 853, height: 640))  // covers 640×640
         model.viewLayoutDidChange(slot: ImageSlot(width: 250, height: 250), displayScale: 2)  // a little smaller
         #expect(model.phase.kind == .success && decodes.count == 1)
         model.viewLayoutDidChange(slot: ImageSlot(width: 100, height: 100), displayScale: 2)  // under half
@@ -136,7 +146,7 @@ struct ViewDecisionTests {
         #expect(decodes.count == 2)
         model.viewLayoutDidChange(slot: ImageSlot(width: 300, height: 300), displayScale: 2)  // grows again
         #expect(await modelEventually { model.phase.kind == .success && model.phase.loadedImage?.bitmap.height == 640 })
-        #expect(decodes.count == 2)                                                         // 640 px is in memory
+        #expect(decodes.count == 2)  // 640 px is in memory
     }
 
     @Test("a display scale of 0 (a view in no window) shows nothing of the previous row; the next layout loads")
@@ -148,8 +158,8 @@ struct ViewDecisionTests {
         model.loadForView(ImageRequest(source: .data(id: "a") { a }))
         #expect(await modelSettled(model))
         model.viewLayoutDidChange(slot: ImageSlot(width: 32, height: 32), displayScale: 0)
-        #expect(model.phase.kind == .success)                                               // the same source stays
-        model.loadForView(ImageRequest(source: .data(id: "b") { b }))                       // the cell is reused
+        #expect(model.phase.kind == .success)  // the same source stays
+        model.loadForView(ImageRequest(source: .data(id: "b") { b }))  // the cell is reused
         #expect(model.phase.kind == .empty)
         model.viewLayoutDidChange(slot: ImageSlot(width: 32, height: 32), displayScale: 2)
         #expect(await modelSettled(model))
@@ -166,14 +176,15 @@ struct ViewDecisionTests {
         let pipeline = ImagePipeline(configuration: .init(memoryCache: cache))
         func request(_ index: Int) -> ImageRequest { ImageRequest(source: .data(id: "p\(index)") { Data() }) }
         func image(_ seed: UInt64) -> LoadedImage {
-            LoadedImage(bitmap: SampleImages.photo(width: 64, height: 64, seed: seed, format: .rgba8), format: .png,
-                        sourceSize: PixelSize(width: 64, height: 64))
+            LoadedImage(
+                bitmap: SampleImages.photo(width: 64, height: 64, seed: seed, format: .rgba8), format: .png,
+                sourceSize: PixelSize(width: 64, height: 64))
         }
         var shown: [LoadedImage] = []
         for index in 0..<20 {
             let made = image(UInt64(index))
             pipeline.cache.store(made, for: request(index))
-            if index % 5 == 0 { shown.append(made) }                    // four views show one each
+            if index % 5 == 0 { shown.append(made) }  // four views show one each
         }
         #expect(cache.count == 20)
         monitor.report(.warning)
@@ -184,7 +195,7 @@ struct ViewDecisionTests {
         monitor.report(.background)
         #expect(cache.totalCost <= cache.costLimit / 10)
         #expect((0..<20).allSatisfy { $0 % 5 != 0 || pipeline.cache.contains(request($0), in: .memory) })
-        #expect(pipeline.cache.contains(request(59), in: .memory))    // the most recent stay first
+        #expect(pipeline.cache.contains(request(59), in: .memory))  // the most recent stay first
         shown.removeAll()
         monitor.report(.critical)
         #expect(cache.count == 0)
@@ -216,16 +227,20 @@ struct ViewDecisionTests {
         let target = CGSize(width: 16, height: 16)
         func show(_ id: Int, at place: ViewPlace) -> ImageModel {
             let model = ImageModel(pipeline: pipeline)
-            model.loadForView(model.dataRequest(id: id, targetSize: target, place: place) { calls.increment(); return png })
+            model.loadForView(
+                model.dataRequest(id: id, targetSize: target, place: place) {
+                    calls.increment()
+                    return png
+                })
             return model
         }
         let first = show(7, at: rowPlace)
         #expect(await modelSettled(first))
-        let again = show(7, at: rowPlace)                                // the row made again
+        let again = show(7, at: rowPlace)  // the row made again
         #expect(again.phase.kind == .success && calls.count == 1)
         let author = show(7, at: ViewPlace(fileID: "App/Author.swift", line: 3, column: 5))
         #expect(await modelSettled(author))
-        #expect(calls.count == 2)                                         // another place: its own image
+        #expect(calls.count == 2)  // another place: its own image
     }
 
     @Test("an Equatable-only id stays private, and its cached image goes when the id changes and when the view goes")
@@ -242,7 +257,7 @@ struct ViewDecisionTests {
         #expect(cache.count == 1)
         model?.loadForView(model?.dataRequest(id: Asset(name: "b"), place: place) { png })
         #expect(await modelSettled(try #require(model)))
-        #expect(cache.count == 1)                                         // a's image is gone, b's is there
+        #expect(cache.count == 1)  // a's image is gone, b's is there
         model = nil
         #expect(cache.count == 0)
     }
@@ -259,12 +274,12 @@ struct ViewDecisionTests {
         let player = try #require(model.animationPlayer)
         model.viewDidAppear()
         #expect(player.isPlaying)
-        model.viewVisibilityDidChange(scrollViewport: false)               // scrolled out, window still set
+        model.viewVisibilityDidChange(scrollViewport: false)  // scrolled out, window still set
         #expect(!player.isPlaying)
         #expect(await modelEventually { clock.sleeperCount == 0 })
         model.viewVisibilityDidChange(scrollViewport: true)
         #expect(player.isPlaying)
-        model.viewVisibilityDidChange(window: false)                       // a covered window (macOS)
+        model.viewVisibilityDidChange(window: false)  // a covered window (macOS)
         #expect(!player.isPlaying)
         model.viewVisibilityDidChange(window: true)
         #expect(player.isPlaying)
@@ -278,14 +293,14 @@ struct ViewDecisionTests {
         model.load(try ViewRuntimeTests.animatedRequest(id: "shared-visibility"))
         #expect(await modelSettled(model))
         let player = try #require(model.animationPlayer)
-        #expect(player.isPlaying)                                         // driven by code, no view yet
+        #expect(player.isPlaying)  // driven by code, no view yet
         let list = ImageViewer()
         let detail = ImageViewer()
         model.viewer(list, onScreen: true)
-        model.viewer(detail, onScreen: true, animates: false)             // .animatesFrames(false)
+        model.viewer(detail, onScreen: true, animates: false)  // .animatesFrames(false)
         #expect(player.isPlaying)
         model.viewer(list, scrollViewport: false)
-        #expect(!player.isPlaying)                                        // the only animating view is out of sight
+        #expect(!player.isPlaying)  // the only animating view is out of sight
         model.viewer(detail, animates: true)
         #expect(player.isPlaying)
         model.viewerDidLeave(detail)
@@ -293,7 +308,7 @@ struct ViewDecisionTests {
         model.viewer(list, window: false)
         #expect(!player.isPlaying)
         model.viewerDidLeave(list)
-        #expect(!player.isPlaying)                                        // no view left: nobody watches
+        #expect(!player.isPlaying)  // no view left: nobody watches
         model.viewer(list, onScreen: true)
         #expect(player.isPlaying)
         model.appDidChange(isActive: false)
@@ -326,8 +341,12 @@ struct ViewDecisionTests {
         }
         // Gated: the result arrives after load returns (a result ready before is a memory hit by design).
         let gate = PipelineGate()
-        let request = ImageRequest(source: .data(id: "animated-in") { await gate.wait(); return png },
-                                   targetSize: CGSize(width: 8, height: 8))
+        let request = ImageRequest(
+            source: .data(id: "animated-in") {
+                await gate.wait()
+                return png
+            },
+            targetSize: CGSize(width: 8, height: 8))
         model.load(request)
         #expect(model.phase.kind == .loading)
         gate.open()
@@ -335,7 +354,10 @@ struct ViewDecisionTests {
         #expect(wrapped == [.success])
         let hit = ImageModel(pipeline: pipeline)
         var hitWrapped = 0
-        hit.phaseChangeAnimator = { change in hitWrapped += 1; change() }
+        hit.phaseChangeAnimator = { change in
+            hitWrapped += 1
+            change()
+        }
         hit.load(request)
         #expect(hit.phase.kind == .success && hitWrapped == 0)
     }
@@ -354,9 +376,9 @@ struct ViewDecisionTests {
             _ = bitmap.renderingMemo.image(for: storage, in: bitmap.colorSpace) { RenderedImage(storage) }
         }
         #expect(bitmap.renderingMemo.holdsImage)
-        bitmap.setRGBA(RGBA(r: 1, g: 2, b: 3, a: 255), x: 0, y: 0)         // the image holds the storage: copies
+        bitmap.setRGBA(RGBA(r: 1, g: 2, b: 3, a: 255), x: 0, y: 0)  // the image holds the storage: copies
         #expect(!bitmap.renderingMemo.holdsImage)
-        #expect(oldStorage == nil)                                       // nothing keeps the old pixels
+        #expect(oldStorage == nil)  // nothing keeps the old pixels
         var copy = bitmap
         let sharedBeforeWriting = !copy.isOnlyCopy()
         #expect(sharedBeforeWriting)

@@ -11,9 +11,12 @@ import IrisTestSupport
 @MainActor
 @Suite("View logic")
 struct ViewLogicTests {
-    @Test("size buckets round up by an eighth of the next power of two, 16 px at least",
-          arguments: [(1, 16), (16, 16), (17, 32), (100, 112), (300, 320), (320, 320), (321, 384),
-                      (1000, 1024), (1025, 1280), (4000, 4096)])
+    @Test(
+        "size buckets round up by an eighth of the next power of two, 16 px at least",
+        arguments: [
+            (1, 16), (16, 16), (17, 32), (100, 112), (300, 320), (320, 320), (321, 384),
+            (1000, 1024), (1025, 1280), (4000, 4096),
+        ])
     func buckets(pixels: Int, bucket: Int) {
         #expect(ViewTargetSize.bucket(pixels) == bucket)
     }
@@ -28,12 +31,14 @@ struct ViewLogicTests {
 
     @Test("a closed slot × scale, rounded up, then bucketed, in the request's content mode")
     func closedSlot() {
-        let target = ViewTargetSize.decodeTarget(for: ImageSlot(width: 100, height: 50), displayScale: 3, imageScale: 1,
-                                                 contentMode: .fill)
+        let target = ViewTargetSize.decodeTarget(
+            for: ImageSlot(width: 100, height: 50), displayScale: 3, imageScale: 1,
+            contentMode: .fill)
         #expect(target == .init(pixels: PixelSize(width: 320, height: 160), contentMode: .fill, scale: 3))
-        let odd = ViewTargetSize.decodeTarget(for: ImageSlot(width: 33.4, height: 33.4), displayScale: 2, imageScale: 1,
-                                              contentMode: .fit)
-        #expect(odd?.pixels == PixelSize(width: 80, height: 80))                              // 66.8 → 67 → 80
+        let odd = ViewTargetSize.decodeTarget(
+            for: ImageSlot(width: 33.4, height: 33.4), displayScale: 2, imageScale: 1,
+            contentMode: .fit)
+        #expect(odd?.pixels == PixelSize(width: 80, height: 80))  // 66.8 → 67 → 80
     }
 
     @Test("the tracker keeps a larger decode, reloads for more pixels or for half as many, re-keys the same pixels")
@@ -49,11 +54,18 @@ struct ViewLogicTests {
         // Shown, 1600×1200 source: both boxes cover it with 1280×960, so the new box re-keys.
         var shown = DecodeSizeTracker()
         _ = shown.decision(for: target(1280, 112), dataKey: "a", shown: nil)
-        #expect(shown.decision(for: target(1280, 896), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960)))
+        #expect(
+            shown.decision(
+                for: target(1280, 896), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960)))
                 == .rekey(target(1280, 896)))
         // Less than half of the decode on both sides: decoded again, smaller; a little less: kept.
-        #expect(shown.decision(for: target(1152, 864), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960))) == .keep)
-        #expect(shown.decision(for: target(320, 240), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960)))
+        #expect(
+            shown.decision(
+                for: target(1152, 864), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960)))
+                == .keep)
+        #expect(
+            shown.decision(
+                for: target(320, 240), dataKey: "a", shown: (PixelSize(width: 1600, height: 1200), PixelSize(width: 1280, height: 960)))
                 == .load(target(320, 240)))
         #expect(shown.decision(for: target(64, 64), dataKey: "b", shown: nil) == .load(target(64, 64)))
     }
@@ -62,32 +74,35 @@ struct ViewLogicTests {
     func reloadOnGrowOnly() async throws {
         let decodes = PipelineCounter()
         let photo = try PNGEncoder().encode(SampleImages.photo(width: 1200, height: 800, seed: 3), options: EncodeOptions())
-        let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache(),
-                                                          decoders: HTTPCountingDecoder.standard(counting: decodes)))
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                memoryCache: MemoryCache(),
+                decoders: HTTPCountingDecoder.standard(counting: decodes)))
         let model = ImageModel(pipeline: pipeline)
-        model.slotContentMode = .fit                                                        // a UIKit view set to fit
+        model.slotContentMode = .fit  // a UIKit view set to fit
         // The second load of the bytes (the larger decode) waits for the test to have looked at
         // what is shown meanwhile, however busy the machine.
         let gate = PipelineGate()
         let loads = PipelineCounter()
-        let request = ImageRequest(source: .data(id: "photo") {
-            loads.increment()
-            if loads.count > 1 { await gate.wait() }
-            return photo
-        }, contentMode: .fit)
+        let request = ImageRequest(
+            source: .data(id: "photo") {
+                loads.increment()
+                if loads.count > 1 { await gate.wait() }
+                return photo
+            }, contentMode: .fit)
 
         model.load(request, in: ImageSlot(width: 100, height: 100), displayScale: 2)
         #expect(await modelSettled(model))
-        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 224, height: 149))   // 200 px → 224; fits 224×224
-        #expect(model.phase.loadedImage?.scale == 224.0 / 1200)                              // natural size: 1200 pt
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 224, height: 149))  // 200 px → 224; fits 224×224
+        #expect(model.phase.loadedImage?.scale == 224.0 / 1200)  // natural size: 1200 pt
 
         let recorder = PhaseRecorder(model)
-        model.load(request, in: ImageSlot(width: 60, height: 60), displayScale: 2)           // shrinks
-        model.load(request, in: ImageSlot(width: 102, height: 101), displayScale: 2)         // same bucket
+        model.load(request, in: ImageSlot(width: 60, height: 60), displayScale: 2)  // shrinks
+        model.load(request, in: ImageSlot(width: 102, height: 101), displayScale: 2)  // same bucket
         #expect(recorder.phases.isEmpty)
         #expect(decodes.count == 1)
 
-        model.load(request, in: ImageSlot(width: 200, height: 200), displayScale: 2)         // grows
+        model.load(request, in: ImageSlot(width: 200, height: 200), displayScale: 2)  // grows
         guard case .preview(let shown) = model.phase else {
             Issue.record("phase while the larger decode loads is \(model.phase.kind)")
             return
@@ -95,7 +110,7 @@ struct ViewLogicTests {
         #expect(shown.bitmap.size == PixelSize(width: 224, height: 149))
         gate.open()
         #expect(await modelSettled(model))
-        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 448, height: 299))   // fits 448×448
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 448, height: 299))  // fits 448×448
         #expect(decodes.count == 2)
         #expect(recorder.kinds == [.preview, .success])
     }
@@ -105,11 +120,11 @@ struct ViewLogicTests {
         let photo = try PNGEncoder().encode(SampleImages.photo(width: 1200, height: 800, seed: 4), options: EncodeOptions())
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         model.loadForView(ImageRequest(source: .data(id: "p") { photo }, contentMode: .fill))
-        #expect(model.phase.kind == .empty && model.request == nil)       // no size yet
+        #expect(model.phase.kind == .empty && model.request == nil)  // no size yet
         model.viewLayoutDidChange(slot: ImageSlot(width: 50, height: 50), displayScale: 3)
         #expect(await modelSettled(model))
-        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 240, height: 160))   // fills 160×160
-        #expect(model.phase.loadedImage?.scale == 240.0 / 1200)                             // natural size: 1200 pt
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 240, height: 160))  // fills 160×160
+        #expect(model.phase.loadedImage?.scale == 240.0 / 1200)  // natural size: 1200 pt
 
         // A request with its own target size loads at once, whatever the layout.
         let sized = ImageModel(pipeline: ImagePipeline(configuration: .init()))
@@ -157,24 +172,29 @@ struct ViewLogicTests {
         // The data arrives only once the test opens the gate: delivered after `load` returned,
         // whatever the machine's speed (a result ready before `load` returns is shown as a hit).
         let gate = PipelineGate()
-        let request = ImageRequest(source: .data(id: "t") { await gate.wait(); return photo })
+        let request = ImageRequest(
+            source: .data(id: "t") {
+                await gate.wait()
+                return photo
+            })
         let model = ImageModel(pipeline: pipeline)
         model.load(request)
-        #expect(!model.animatesPhaseChange)                  // .loading
+        #expect(!model.animatesPhaseChange)  // .loading
         gate.open()
         #expect(await modelSettled(model))
-        #expect(model.animatesPhaseChange)                   // delivered later: fade in
+        #expect(model.animatesPhaseChange)  // delivered later: fade in
         model.reset()
         #expect(!model.animatesPhaseChange)
         model.load(request)
         #expect(model.phase.kind == .success)
-        #expect(!model.animatesPhaseChange)                  // memory hit
+        #expect(!model.animatesPhaseChange)  // memory hit
     }
 
     @Test("phase conveniences")
     func phaseConveniences() {
-        let image = LoadedImage(bitmap: Bitmap(width: 2, height: 2, format: .rgba8), format: .png,
-                                sourceSize: PixelSize(width: 2, height: 2))
+        let image = LoadedImage(
+            bitmap: Bitmap(width: 2, height: 2, format: .rgba8), format: .png,
+            sourceSize: PixelSize(width: 2, height: 2))
         let progress = ImageTask.Progress(completed: 5, total: 10)
         #expect(ImagePhase.loading(progress).progress == progress)
         #expect(ImagePhase.loading(progress).isLoading)
@@ -189,13 +209,14 @@ struct ViewLogicTests {
 @Suite("Animation timing")
 struct AnimationTimingTests {
     static func animation(_ durations: [Double], loopCount: Int = 0) -> Animation {
-        Animation(frames: durations.indices.map { _ in Bitmap(width: 1, height: 1, format: .rgba8) },
-                  durations: durations, loopCount: loopCount)
+        Animation(
+            frames: durations.indices.map { _ in Bitmap(width: 1, height: 1, format: .rgba8) },
+            durations: durations, loopCount: loopCount)
     }
 
     @Test("frames follow their durations and loop; delays of 10 ms or less play as 100 ms")
     func frameSequence() {
-        let animation = Self.animation([0.05, 0.0, 0.01, 0.2])        // plays as 50, 100, 100, 200 ms
+        let animation = Self.animation([0.05, 0.0, 0.01, 0.2])  // plays as 50, 100, 100, 200 ms
         #expect(animation.displayDuration(at: 1) == 0.1 && animation.displayDuration(at: 2) == 0.1)
         let shown = stride(from: 0.0, to: 0.9, by: 0.05).map { animation.frameIndex(atElapsed: $0 + 0.001) }
         #expect(shown == [0, 1, 1, 2, 2, 3, 3, 3, 3, 0, 1, 1, 2, 2, 3, 3, 3, 3])
@@ -205,11 +226,11 @@ struct AnimationTimingTests {
     func lateTicksAndLoopCount() {
         let animation = Self.animation([0.1, 0.1, 0.1], loopCount: 2)
         #expect(animation.frameIndex(atElapsed: 0.05) == 0)
-        #expect(animation.frameIndex(atElapsed: 0.25) == 2)            // frame 1 skipped
-        #expect(animation.frameIndex(atElapsed: 0.35) == 0)            // second loop
+        #expect(animation.frameIndex(atElapsed: 0.25) == 2)  // frame 1 skipped
+        #expect(animation.frameIndex(atElapsed: 0.35) == 0)  // second loop
         #expect(animation.frameIndex(atElapsed: 0.65) == 2)
-        #expect(animation.frameIndex(atElapsed: 10) == 2)              // stays on the last frame
-        #expect(Self.animation([0.1, 0.1]).frameIndex(atElapsed: 10.05) == 0)   // forever
+        #expect(animation.frameIndex(atElapsed: 10) == 2)  // stays on the last frame
+        #expect(Self.animation([0.1, 0.1]).frameIndex(atElapsed: 10.05) == 0)  // forever
         #expect(Self.animation([0.1]).frameIndex(atElapsed: 5) == 0)
     }
 }

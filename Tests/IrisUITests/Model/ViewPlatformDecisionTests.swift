@@ -34,24 +34,24 @@ struct ViewPlatformDecisionTests {
         for request in requests {
             let model = ImageModel(pipeline: pipeline)
             let recorder = PhaseRecorder(model)
-            model.loadForView(request)                                   // as IrisImage does on appear
-            model.viewLayoutDidChange(slot: slot, displayScale: 3)       // then its slot arrives
+            model.loadForView(request)  // as IrisImage does on appear
+            model.viewLayoutDidChange(slot: slot, displayScale: 3)  // then its slot arrives
             guard case .success(let image) = model.phase else {
                 Issue.record("a prefetched cell is \(model.phase.kind) after layout, not success")
                 return
             }
-            #expect(image.bitmap.width >= 390 && image.bitmap.height >= 390 && image.bitmap.width < 800)   // covers the cell
+            #expect(image.bitmap.width >= 390 && image.bitmap.height >= 390 && image.bitmap.width < 800)  // covers the cell
             #expect(recorder.kinds == [.success])
             #expect(model.inFlight.task == nil)
         }
-        #expect(decodes.count == requests.count)                          // no cell decoded again
+        #expect(decodes.count == requests.count)  // no cell decoded again
     }
 
     @Test("the view's request for a slot: the slot × the scale, bucketed, covering unless the view fits")
     func sizedForView() {
         let request = ImageRequest(url: URL(string: "https://example.com/a.jpg")!)
         let covering = request.sizedForView(in: ImageSlot(width: 100, height: 100), displayScale: 3)
-        #expect(covering.targetSize == CGSize(width: 320.0 / 3, height: 320.0 / 3))   // 300 px → bucket 320
+        #expect(covering.targetSize == CGSize(width: 320.0 / 3, height: 320.0 / 3))  // 300 px → bucket 320
         #expect(covering.contentMode == .fill && covering.scale == 3)
         let fitting = request.sizedForView(in: ImageSlot(width: 100, height: 100), displayScale: 3, contentMode: .fit)
         #expect(fitting.contentMode == .fit)
@@ -70,7 +70,8 @@ struct ViewPlatformDecisionTests {
             let service = ImgproxyService(baseURL: server.url("/"), formats: [.png])
             let source = server.url("/originals/p.jpg")
             func path(_ side: Int) -> String {
-                "/insecure" + service.path(for: source, rendition: ImageRendition(width: side, height: side, contentMode: .fill, format: .png))
+                "/insecure"
+                    + service.path(for: source, rendition: ImageRendition(width: side, height: side, contentMode: .fill, format: .png))
             }
             server.serve(path(384), data: rendition384, contentType: "image/png")
             server.serve(path(640), TestHTTPRoute(body: rendition640, contentType: "image/png", isGated: true))
@@ -80,15 +81,15 @@ struct ViewPlatformDecisionTests {
             }
             let model = ImageModel(pipeline: pipeline)
             model.loadForView(ImageRequest(url: source))
-            model.viewLayoutDidChange(slot: ImageSlot(width: 128, height: 128), displayScale: 3)       // 384 px: a step
+            model.viewLayoutDidChange(slot: ImageSlot(width: 128, height: 128), displayScale: 3)  // 384 px: a step
             #expect(await modelSettled(model))
             let first = try #require(model.phase.loadedImage)
             #expect(first.bitmap.size == PixelSize(width: 384, height: 384))
-            model.viewLayoutDidChange(slot: ImageSlot(width: 128, height: 100), displayScale: 3)       // the same pixels cover it
+            model.viewLayoutDidChange(slot: ImageSlot(width: 128, height: 100), displayScale: 3)  // the same pixels cover it
             #expect(model.phase.loadedImage?.bitmap.sharesStorage(with: first.bitmap) == true)
             #expect(model.inFlight.task == nil)
-            model.viewLayoutDidChange(slot: ImageSlot(width: 200, height: 200), displayScale: 3)       // 600 px → 640
-            #expect(model.phase.kind == .preview)                                                    // the smaller stays up
+            model.viewLayoutDidChange(slot: ImageSlot(width: 200, height: 200), displayScale: 3)  // 600 px → 640
+            #expect(model.phase.kind == .preview)  // the smaller stays up
             server.release(path(640))
             #expect(await modelSettled(model))
             #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 640, height: 640))
@@ -107,11 +108,11 @@ struct ViewPlatformDecisionTests {
         let photo = try ViewRuntimeTests.png(width: 1600, height: 1200, seed: 51)
         let model = ImageModel(pipeline: pipeline)
         model.loadForView(ImageRequest(source: .data(id: "row") { photo }))
-        model.viewLayoutDidChange(slot: ImageSlot(width: 390, height: 44), displayScale: 3)     // as tall as a spinner
+        model.viewLayoutDidChange(slot: ImageSlot(width: 390, height: 44), displayScale: 3)  // as tall as a spinner
         #expect(await modelSettled(model))
         let image = try #require(model.phase.loadedImage)
-        model.viewLayoutDidChange(slot: ImageSlot(width: 390, height: 292), displayScale: 3)    // as tall as the photo
-        #expect(model.phase.loadedImage?.bitmap.sharesStorage(with: image.bitmap) == true)     // re-keyed, not decoded
+        model.viewLayoutDidChange(slot: ImageSlot(width: 390, height: 292), displayScale: 3)  // as tall as the photo
+        #expect(model.phase.loadedImage?.bitmap.sharesStorage(with: image.bitmap) == true)  // re-keyed, not decoded
         #expect(decodes.count == 1)
         #expect(cache.count == 1)
         #expect(cache.totalCost == image.cost)
@@ -121,8 +122,10 @@ struct ViewPlatformDecisionTests {
     @Test("the cache holds one copy of the same pixels and finds the largest decode of a source at any size")
     func sameSourceLookup() throws {
         let cache = MemoryCache()
-        let small = LoadedImage(bitmap: Bitmap(width: 40, height: 30, format: .rgba8), format: .png, sourceSize: PixelSize(width: 400, height: 300))
-        let large = LoadedImage(bitmap: Bitmap(width: 200, height: 150, format: .rgba8), format: .png, sourceSize: PixelSize(width: 400, height: 300))
+        let small = LoadedImage(
+            bitmap: Bitmap(width: 40, height: 30, format: .rgba8), format: .png, sourceSize: PixelSize(width: 400, height: 300))
+        let large = LoadedImage(
+            bitmap: Bitmap(width: 200, height: 150, format: .rgba8), format: .png, sourceSize: PixelSize(width: 400, height: 300))
         let smallKey = ImageCacheKey(dataKey: "a", target: DecodeTarget(size: PixelSize(width: 40, height: 40), contentMode: .fit))
         let largeKey = ImageCacheKey(dataKey: "a", target: DecodeTarget(size: PixelSize(width: 200, height: 200), contentMode: .fit))
         let movedKey = ImageCacheKey(dataKey: "a", target: DecodeTarget(size: PixelSize(width: 200, height: 180), contentMode: .fit))
@@ -130,9 +133,9 @@ struct ViewPlatformDecisionTests {
         cache.store(large, for: largeKey)
         let found = try #require(cache.image(sameSourceAs: ImageCacheKey(dataKey: "a")))
         #expect(found.key == largeKey && found.image.bitmap.width == 200)
-        #expect(cache.image(sameSourceAs: ImageCacheKey(dataKey: "a", processors: ["blur"])) == nil)   // other pixels
+        #expect(cache.image(sameSourceAs: ImageCacheKey(dataKey: "a", processors: ["blur"])) == nil)  // other pixels
         #expect(cache.image(sameSourceAs: ImageCacheKey(dataKey: "b")) == nil)
-        cache.store(large, for: movedKey)                          // the same pixels under another key: moved
+        cache.store(large, for: movedKey)  // the same pixels under another key: moved
         #expect(cache.count == 2)
         #expect(cache.totalCost == small.cost + large.cost)
         #expect(!cache.contains(largeKey) && cache.contains(movedKey))
@@ -146,9 +149,11 @@ struct ViewPlatformDecisionTests {
         try await withTestServer { server in
             server.serve("/detail.png", data: png, contentType: "image/png")
             let decodes = PipelineCounter()
-            let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(timeout: httpHangTimeout),
-                                                              memoryCache: MemoryCache(),
-                                                              decoders: HTTPCountingDecoder.standard(counting: decodes)))
+            let pipeline = ImagePipeline(
+                configuration: .init(
+                    dataLoader: URLSessionDataLoader(timeout: httpHangTimeout),
+                    memoryCache: MemoryCache(),
+                    decoders: HTTPCountingDecoder.standard(counting: decodes)))
             let request = ImageRequest(url: server.url("/detail.png"))
             let list = ImageModel(pipeline: pipeline)
             list.loadForView(request)
@@ -158,7 +163,7 @@ struct ViewPlatformDecisionTests {
 
             let detail = ImageModel(pipeline: pipeline)
             let recorder = PhaseRecorder(detail)
-            detail.loadForView(request)                                    // before any layout
+            detail.loadForView(request)  // before any layout
             guard case .success(let shown) = detail.phase else {
                 Issue.record("before layout the second model is \(detail.phase.kind), not success")
                 return
@@ -195,15 +200,15 @@ struct ViewPlatformDecisionTests {
         model.load(try ViewRuntimeTests.animatedRequest(id: "last-viewer"))
         #expect(await modelSettled(model))
         let player = try #require(model.animationPlayer)
-        #expect(player.isPlaying)                                         // driven by code
+        #expect(player.isPlaying)  // driven by code
         let detail = ImageViewer()
         model.viewer(detail, onScreen: true)
         #expect(player.isPlaying)
-        model.viewerDidLeave(detail)                                      // the detail view was popped
+        model.viewerDidLeave(detail)  // the detail view was popped
         #expect(!player.isPlaying)
-        #expect(await modelEventually { clock.sleeperCount == 0 })        // nothing left to wake
+        #expect(await modelEventually { clock.sleeperCount == 0 })  // nothing left to wake
         let again = ImageViewer()
-        model.viewer(again, onScreen: true)                               // pushed again
+        model.viewer(again, onScreen: true)  // pushed again
         #expect(player.isPlaying)
     }
 
@@ -218,7 +223,7 @@ struct ViewPlatformDecisionTests {
         #expect(player.isPlaying)
         model.userPreferencesDidChange(playsAnimatedImages: false)
         #expect(!player.isPlaying)
-        model.userPreferencesDidChange(autoplaysVideo: false)             // the other switch changes nothing here
+        model.userPreferencesDidChange(autoplaysVideo: false)  // the other switch changes nothing here
         #expect(!player.isPlaying)
         model.userPreferencesDidChange(playsAnimatedImages: true)
         #expect(player.isPlaying)
@@ -228,7 +233,7 @@ struct ViewPlatformDecisionTests {
         visibility.userAutoplaysVideo = false
         #expect(!visibility.wantsVideoPlayer && !visibility.shouldPlayVideo)
         visibility.userAutoplaysVideo = true
-        visibility.userPlaysAnimatedImages = false                        // a clip follows video auto-play only
+        visibility.userPlaysAnimatedImages = false  // a clip follows video auto-play only
         #expect(visibility.wantsVideoPlayer && visibility.shouldPlayVideo && !visibility.shouldPlay)
     }
 
@@ -245,7 +250,7 @@ struct ViewPlatformDecisionTests {
         animated.load(try ViewRuntimeTests.animatedRequest(id: "tracked"))
         #expect(await modelSettled(animated))
         #expect(animated.tracksScrollVisibility)
-        animated.load(ImageRequest(source: .data(id: "still") { png }))   // a still replaces it
+        animated.load(ImageRequest(source: .data(id: "still") { png }))  // a still replaces it
         #expect(!animated.tracksScrollVisibility)
     }
 
@@ -260,8 +265,9 @@ struct ViewPlatformDecisionTests {
     @Test("the content drawn over a playing clip lays out as the poster does, from a few transparent pixels")
     func hollowedPhaseKeepsTheLayout() {
         for (width, height, scale) in [(1080, 1920, 3.0), (1079, 1921, 2.0), (320, 240, 1.0), (7, 3, 3.0)] {
-            let poster = LoadedImage(bitmap: SampleImages.photo(width: width, height: height, seed: 70), format: .mp4,
-                                     sourceSize: PixelSize(width: width, height: height))
+            let poster = LoadedImage(
+                bitmap: SampleImages.photo(width: width, height: height, seed: 70), format: .mp4,
+                sourceSize: PixelSize(width: width, height: height))
             var shown = poster
             shown.scale = scale
             guard case .success(let hollow) = ImagePhase.success(shown).hollowed else {
@@ -285,11 +291,14 @@ struct ViewPlatformDecisionTests {
     func rowsAlignedForDisplay() async throws {
         // Odd widths: 4 bytes a pixel would leave 50 × 4 = 200-byte rows, not a multiple of 64.
         let frames = (0..<3).map { index in SampleImages.photo(width: 50, height: 30, seed: UInt64(60 + index)) }
-        let gif = try await AnimatedGIFEncoder().encode(Animation(frames: frames, durations: [0.1, 0.1, 0.1], loopCount: 0),
-                                                       options: EncodeOptions())
+        let gif = try await AnimatedGIFEncoder().encode(
+            Animation(frames: frames, durations: [0.1, 0.1, 0.1], loopCount: 0),
+            options: EncodeOptions())
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
-        let animated = try await pipeline.image(for: ImageRequest(source: .data(id: "aligned-gif") { gif },
-                                                                   processors: [.gaussianBlur(radius: 1)]))
+        let animated = try await pipeline.image(
+            for: ImageRequest(
+                source: .data(id: "aligned-gif") { gif },
+                processors: [.gaussianBlur(radius: 1)]))
         #expect(animated.bitmap.isAlignedForDisplay)
         let animation = try #require(animated.animation)
         for index in 0..<animation.frameCount {
@@ -297,12 +306,16 @@ struct ViewPlatformDecisionTests {
             #expect(frame.isAlignedForDisplay, "frame \(index): \(frame.bytesPerRow) bytes a row")
         }
         let png = try ViewRuntimeTests.png(width: 333, height: 211, seed: 61)
-        let processed = try await pipeline.image(for: ImageRequest(source: .data(id: "aligned-png") { png },
-                                                                    targetSize: CGSize(width: 101, height: 77), contentMode: .fill,
-                                                                    processors: [.gaussianBlur(radius: 2)]))
+        let processed = try await pipeline.image(
+            for: ImageRequest(
+                source: .data(id: "aligned-png") { png },
+                targetSize: CGSize(width: 101, height: 77), contentMode: .fill,
+                processors: [.gaussianBlur(radius: 2)]))
         #expect(processed.bitmap.isAlignedForDisplay, "\(processed.bitmap.bytesPerRow) bytes a row")
-        let cropped = try await pipeline.image(for: ImageRequest(source: .data(id: "aligned-png") { png },
-                                                                  processors: [.resize(width: 49, height: 49, contentMode: .fill, crop: true)]))
+        let cropped = try await pipeline.image(
+            for: ImageRequest(
+                source: .data(id: "aligned-png") { png },
+                processors: [.resize(width: 49, height: 49, contentMode: .fill, crop: true)]))
         #expect(cropped.bitmap.isAlignedForDisplay, "\(cropped.bitmap.bytesPerRow) bytes a row")
         // Aligning keeps every pixel.
         let tight = SampleImages.photo(width: 50, height: 30, seed: 62)

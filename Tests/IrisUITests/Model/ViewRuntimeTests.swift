@@ -25,11 +25,15 @@ struct ViewRuntimeTests {
     static func animatedRequest(id: String, loopCount: Int = 0) throws -> ImageRequest {
         let png = try PNGEncoder().encode(Bitmap(width: 4, height: 4, format: .rgba8), options: EncodeOptions())
         let frames = AnimationPlayerTests.animation([0.1, 0.1, 0.1], loopCount: loopCount)
-        return ImageRequest(source: .data(id: id) { png }, processors: [.custom("frames") { image in
-            var animated = image
-            animated.animation = frames
-            return animated
-        }])
+        return ImageRequest(
+            source: .data(id: id) { png },
+            processors: [
+                .custom("frames") { image in
+                    var animated = image
+                    animated.animation = frames
+                    return animated
+                }
+            ])
     }
 
     // MARK: 1. A player nobody shows ends
@@ -40,10 +44,10 @@ struct ViewRuntimeTests {
         var player: AnimationPlayer? = try await AnimationPlayerTests.player(
             AnimationPlayerTests.animation([0.1, 0.1, 0.1]), clock: clock)
         player?.play()
-        #expect(await modelEventually { clock.sleeperCount == 1 })    // the runner sleeps to the next frame
+        #expect(await modelEventually { clock.sleeperCount == 1 })  // the runner sleeps to the next frame
         weak let released = player
         player = nil
-        #expect(released == nil)                                      // the sleeping runner held it weakly
+        #expect(released == nil)  // the sleeping runner held it weakly
         #expect(await modelEventually { clock.sleeperCount == 0 })
     }
 
@@ -65,7 +69,7 @@ struct ViewRuntimeTests {
             weak let weakModel = model
             players.append { weakPlayer }
             models.append { weakModel }
-            model = nil                                               // the screen is popped
+            model = nil  // the screen is popped
         }
         #expect(await modelEventually { models.allSatisfy { $0() == nil } && players.allSatisfy { $0() == nil } })
         #expect(await modelEventually { clock.sleeperCount == 0 })
@@ -75,14 +79,17 @@ struct ViewRuntimeTests {
 
     @Test("the target comes from the slot: closed, one side open (a scroll axis), both open (natural size)")
     func slotTargets() {
-        let closed = ViewTargetSize.decodeTarget(for: ImageSlot(width: 50, height: 50), displayScale: 2, imageScale: 1,
-                                                 contentMode: .fill)
+        let closed = ViewTargetSize.decodeTarget(
+            for: ImageSlot(width: 50, height: 50), displayScale: 2, imageScale: 1,
+            contentMode: .fill)
         #expect(closed == .init(pixels: PixelSize(width: 112, height: 112), contentMode: .fill, scale: 2))
-        let column = ViewTargetSize.decodeTarget(for: ImageSlot(width: 100, height: .infinity), displayScale: 2,
-                                                 imageScale: 1, contentMode: .fill)
+        let column = ViewTargetSize.decodeTarget(
+            for: ImageSlot(width: 100, height: .infinity), displayScale: 2,
+            imageScale: 1, contentMode: .fill)
         #expect(column == .init(pixels: PixelSize(width: 224, height: ViewTargetSize.openSidePixels), contentMode: .fit, scale: 2))
-        let open = ViewTargetSize.decodeTarget(for: ImageSlot(measured: .zero), displayScale: 3, imageScale: 1.5,
-                                               contentMode: .fill)
+        let open = ViewTargetSize.decodeTarget(
+            for: ImageSlot(measured: .zero), displayScale: 3, imageScale: 1.5,
+            contentMode: .fill)
         #expect(open == .init(pixels: PixelSize(width: 4096, height: 4096), contentMode: .fit, scale: 1.5))
         #expect(ImageSlot(width: 0, height: -3) == .open && ImageSlot(width: .nan, height: 10).width == nil)
     }
@@ -96,15 +103,16 @@ struct ViewRuntimeTests {
         #expect(model.phase.isLoading)
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 300, height: 200))
-        #expect(model.phase.loadedImage?.scale == 2)                  // the request's scale, as AsyncImage(url:scale:)
+        #expect(model.phase.loadedImage?.scale == 2)  // the request's scale, as AsyncImage(url:scale:)
     }
 
     @Test("a slot with one open side fits the other: a 1200×800 photo in a 100 pt column at 2x is 224 px wide")
     func columnSlot() async throws {
         let photo = try Self.png(width: 1200, height: 800, seed: 12)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
-        model.load(ImageRequest(source: .data(id: "column") { photo }, contentMode: .fill),
-                   in: ImageSlot(width: 100, height: nil), displayScale: 2)
+        model.load(
+            ImageRequest(source: .data(id: "column") { photo }, contentMode: .fill),
+            in: ImageSlot(width: 100, height: nil), displayScale: 2)
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 224, height: 149))
     }
@@ -117,9 +125,13 @@ struct ViewRuntimeTests {
         let model = ImageModel(pipeline: Self.countingPipeline(decodes))
         let slot = ImageSlot(width: 120, height: 120)
         model.viewLayoutDidChange(slot: slot, displayScale: 2)
-        model.loadForView(model.dataRequest(id: 1) { calls.increment(); return photo }.contentMode(.fill))
+        model.loadForView(
+            model.dataRequest(id: 1) {
+                calls.increment()
+                return photo
+            }.contentMode(.fill))
         #expect(await modelSettled(model))
-        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 341, height: 256))   // covers 240 px → 256
+        #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 341, height: 256))  // covers 240 px → 256
         // The content overflows its frame (160×120 pt); the slot it is offered does not change.
         model.viewLayoutDidChange(slot: slot, displayScale: 2)
         model.viewLayoutDidChange(slot: ImageSlot(width: 120, height: 120), displayScale: 2)
@@ -157,7 +169,7 @@ struct ViewRuntimeTests {
         let post = ImageModel(pipeline: pipeline)
         let author = ImageModel(pipeline: pipeline)
         post.load(post.dataRequest(id: 7, targetSize: target) { red })
-        author.load(author.dataRequest(id: 7, targetSize: target) { blue })   // post.id == author.id == 7
+        author.load(author.dataRequest(id: 7, targetSize: target) { blue })  // post.id == author.id == 7
         #expect(await modelSettled(post))
         #expect(await modelSettled(author))
         #expect(post.phase.loadedImage?.bitmap.rgba(x: 0, y: 0).r == 255)
@@ -165,18 +177,26 @@ struct ViewRuntimeTests {
 
         var keys = DataSourceKeys()
         let first = keys.key(id: 7, cacheKey: nil, place: nil)
-        #expect(keys.key(id: 7, cacheKey: nil, place: nil) == first)          // same id: same key, no reload
-        #expect(keys.key(id: Int64(7), cacheKey: nil, place: nil) != first)   // another type: another id
+        #expect(keys.key(id: 7, cacheKey: nil, place: nil) == first)  // same id: same key, no reload
+        #expect(keys.key(id: Int64(7), cacheKey: nil, place: nil) != first)  // another type: another id
         #expect(keys.key(id: 8, cacheKey: nil, place: nil) != first)
         #expect(keys.key(id: 8, cacheKey: "avatar-8", place: nil).string == "avatar-8")
 
         let calls = PipelineCounter()
         let one = ImageModel(pipeline: pipeline)
         let other = ImageModel(pipeline: pipeline)
-        one.load(one.dataRequest(id: "a", cacheKey: "avatar-7", targetSize: target) { calls.increment(); return red })
+        one.load(
+            one.dataRequest(id: "a", cacheKey: "avatar-7", targetSize: target) {
+                calls.increment()
+                return red
+            })
         #expect(await modelSettled(one))
-        other.load(other.dataRequest(id: "b", cacheKey: "avatar-7", targetSize: target) { calls.increment(); return blue })
-        #expect(other.phase.kind == .success)                                 // shared: a memory hit
+        other.load(
+            other.dataRequest(id: "b", cacheKey: "avatar-7", targetSize: target) {
+                calls.increment()
+                return blue
+            })
+        #expect(other.phase.kind == .success)  // shared: a memory hit
         #expect(calls.count == 1)
     }
 
@@ -192,7 +212,7 @@ struct ViewRuntimeTests {
         #expect(keys.key(id: Post(1), cacheKey: nil, place: nil) == first)
         #expect(keys.key(id: Post(2), cacheKey: nil, place: nil) != first)
         var otherView = DataSourceKeys()
-        #expect(otherView.key(id: Post(1), cacheKey: nil, place: nil) != first)   // another view: another key
+        #expect(otherView.key(id: Post(1), cacheKey: nil, place: nil) != first)  // another view: another key
     }
 
     // MARK: 5, 6, 7, 10. What the UIKit/AppKit view shows, at once
@@ -207,25 +227,27 @@ struct ViewRuntimeTests {
         warm.loadForView(ImageRequest(source: .data(id: "b") { b }))
         #expect(await modelSettled(warm))
 
-        let cell = ImageModel(pipeline: pipeline)                       // a reused cell
+        let cell = ImageModel(pipeline: pipeline)  // a reused cell
         cell.viewLayoutDidChange(slot: ImageSlot(width: 32, height: 32), displayScale: 2)
         cell.loadForView(ImageRequest(source: .data(id: "a") { a }))
         #expect(await modelSettled(cell))
         let completions = cell.resultCount
-        cell.loadForView(ImageRequest(source: .data(id: "b") { b }))   // next row: in memory
+        cell.loadForView(ImageRequest(source: .data(id: "b") { b }))  // next row: in memory
         guard case .image(let shown) = ImageViewDisplay(phase: cell.displayedPhase, hasFailureImage: false) else {
             Issue.record("after the request was set, the view shows \(cell.phase.kind)")
             return
         }
         #expect(shown.bitmap.size == PixelSize(width: 64, height: 48))
-        #expect(cell.resultCount == completions + 1)                    // success → success still completes
+        #expect(cell.resultCount == completions + 1)  // success → success still completes
         // Not in memory: placeholder, not the old row. Its bytes wait for a gate the test never
         // opens, so the load cannot finish (and show) before the check, however busy the machine.
         let gate = PipelineGate()
-        cell.loadForView(ImageRequest(source: .data(id: "c") {
-            await gate.wait()
-            return a
-        }))
+        cell.loadForView(
+            ImageRequest(
+                source: .data(id: "c") {
+                    await gate.wait()
+                    return a
+                }))
         guard case .placeholder = ImageViewDisplay(phase: cell.displayedPhase, hasFailureImage: true) else {
             Issue.record("a miss shows \(cell.phase.kind), not the placeholder")
             return
@@ -240,7 +262,7 @@ struct ViewRuntimeTests {
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         model.loadForView(ImageRequest(source: .data(id: "sized") { a }, targetSize: CGSize(width: 16, height: 16)))
         #expect(await modelSettled(model))
-        model.loadForView(ImageRequest(source: .data(id: "unsized") { a }))    // waits for a layout
+        model.loadForView(ImageRequest(source: .data(id: "unsized") { a }))  // waits for a layout
         #expect(model.phase.kind == .empty && model.request == nil)
         model.viewLayoutDidChange(slot: ImageSlot(width: 8, height: 8), displayScale: 2)
         #expect(await modelSettled(model))
@@ -259,13 +281,18 @@ struct ViewRuntimeTests {
         let other = ImageModel(pipeline: model.pipeline)
         other.load(ImageRequest(source: .data(id: "b") { a }))
         #expect(await modelSettled(other))
-        model.load(ImageRequest(source: .data(id: "b") { a }))          // memory hit: kind stays .success
+        model.load(ImageRequest(source: .data(id: "b") { a }))  // memory hit: kind stays .success
         #expect(model.resultCount == 2)
         model.load(ImageRequest(source: .data(id: "bad") { Data("<html>".utf8) }))
         #expect(await modelSettled(model))
         #expect(model.phase.kind == .failure && model.resultCount == 3)
         let gate = PipelineGate()
-        model.load(ImageRequest(source: .data(id: "slow") { await gate.wait(); return a }))
+        model.load(
+            ImageRequest(
+                source: .data(id: "slow") {
+                    await gate.wait()
+                    return a
+                }))
         model.cancel()
         model.reset()
         gate.open()
@@ -284,8 +311,9 @@ struct ViewRuntimeTests {
 
     @Test("placeholder while empty or loading; the failure image (or the placeholder) after a failure; else the image")
     func displayedContent() {
-        let image = LoadedImage(bitmap: Bitmap(width: 2, height: 2, format: .rgba8), format: .png,
-                                sourceSize: PixelSize(width: 2, height: 2))
+        let image = LoadedImage(
+            bitmap: Bitmap(width: 2, height: 2, format: .rgba8), format: .png,
+            sourceSize: PixelSize(width: 2, height: 2))
         func name(_ display: ImageViewDisplay) -> String {
             switch display {
             case .image: "image"
@@ -315,7 +343,8 @@ struct ViewRuntimeTests {
         let switches: [(pause: () -> Void, resume: () -> Void)] = [
             ({ model.viewDidDisappear() }, { model.viewDidAppear() }),
             ({ model.appDidChange(isActive: false) }, { model.appDidChange(isActive: true) }),
-            ({ model.playsAnimations = false }, { model.playsAnimations = true })]
+            ({ model.playsAnimations = false }, { model.playsAnimations = true }),
+        ]
         for (pause, resume) in switches {
             pause()
             #expect(!player.isPlaying)
@@ -329,7 +358,7 @@ struct ViewRuntimeTests {
         }
         model.viewDidDisappear()
         model.appDidChange(isActive: false)
-        model.viewDidAppear()                                           // on screen, still in the background
+        model.viewDidAppear()  // on screen, still in the background
         #expect(!player.isPlaying)
     }
 
@@ -342,7 +371,7 @@ struct ViewRuntimeTests {
         #expect(await modelSettled(model))
         let player = try #require(model.animationPlayer)
         #expect(await modelEventually { clock.sleeperCount == 1 })
-        for _ in 0..<4 {                                                // 0.1 s a frame, one loop of 0.3 s
+        for _ in 0..<4 {  // 0.1 s a frame, one loop of 0.3 s
             clock.advance(by: .seconds(0.1))
             _ = await modelEventually { clock.sleeperCount == 1 || player.hasFinished }
         }
@@ -362,10 +391,18 @@ struct ViewRuntimeTests {
         model.load(try Self.animatedRequest(id: "switch"))
         #expect(await modelSettled(model))
         let changed = PipelineCounter()
-        withObservationTracking { _ = model.displayedPhase } onChange: { changed.increment() }
-        model.playsAnimations = true                                    // a view's animatesFrames false → true
+        withObservationTracking {
+            _ = model.displayedPhase
+        } onChange: {
+            changed.increment()
+        }
+        model.playsAnimations = true  // a view's animatesFrames false → true
         #expect(changed.count == 1)
-        withObservationTracking { _ = model.displayedPhase } onChange: { changed.increment() }
+        withObservationTracking {
+            _ = model.displayedPhase
+        } onChange: {
+            changed.increment()
+        }
         clock.advance(by: .seconds(0.15))
         #expect(await modelEventually { changed.count == 2 })
         #expect(model.displayedPhase.loadedImage?.bitmap.rgba(x: 0, y: 0).r == 1)

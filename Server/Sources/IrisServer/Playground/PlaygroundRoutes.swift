@@ -19,7 +19,8 @@ struct PlaygroundRoutes: Sendable {
 
     /// The policy of the page: its own script, inline styles, images from the service or
     /// `blob:`, requests to the service only.
-    static let pageContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
+    static let pageContentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
         + "img-src 'self' blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     /// Adds the routes to `router`.
@@ -30,12 +31,15 @@ struct PlaygroundRoutes: Sendable {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: PlaygroundPage.html)))
         }
         router.get("/playground/playground.js") { _, _ in
-            Response(status: .ok, headers: Self.headers("text/javascript; charset=utf-8"),
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: PlaygroundScript.javaScript)))
+            Response(
+                status: .ok, headers: Self.headers("text/javascript; charset=utf-8"),
+                body: ResponseBody(byteBuffer: ByteBuffer(string: PlaygroundScript.javaScript)))
         }
         router.get("/playground/sources") { _, _ in
-            Self.json(SourceList(sources: PlaygroundSources.list(root: configuration.sourcePolicy.localRoot),
-                                 signed: configuration.urlSignature != nil))
+            Self.json(
+                SourceList(
+                    sources: PlaygroundSources.list(root: configuration.sourcePolicy.localRoot),
+                    signed: configuration.urlSignature != nil))
         }
         router.get("/playground/url") { request, _ in
             var fields: [String: String] = [:]
@@ -57,8 +61,9 @@ struct PlaygroundRoutes: Sendable {
         let url = builder.signed(path)
         let original = builder.url(options: [], source: form.source, encoding: form.encoding)
         // Unsigned URLs pass only when there is no key: with one, its signature is checked.
-        let reader = ImgproxyURL(signature: signature, acceptsUnsigned: signature == nil,
-                                 options: OptionParser(presets: configuration.presets))
+        let reader = ImgproxyURL(
+            signature: signature, acceptsUnsigned: signature == nil,
+            options: OptionParser(presets: configuration.presets))
         _ = try reader.parse(url)
         _ = try reader.parse(original)
         return BuiltURL(path: path, url: url, original: original, options: form.options, signed: signature != nil)

@@ -8,8 +8,11 @@ enum PlaygroundSources {
         guard let root else { return [] }
         let resolvedRoot = root.standardizedFileURL.resolvingSymlinksInPath()
         let prefix = resolvedRoot.path.hasSuffix("/") ? resolvedRoot.path : resolvedRoot.path + "/"
-        guard let walker = FileManager.default.enumerator(at: resolvedRoot, includingPropertiesForKeys: [.isRegularFileKey],
-                                                          options: [.skipsHiddenFiles]) else { return [] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: resolvedRoot, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
+        else { return [] }
         var sources: [String] = []
         for case let file as URL in walker {
             guard (try? file.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }

@@ -50,10 +50,12 @@ import Testing
         #expect(ImgproxyURL.repaired("/plain/http:/example.com/image.jpg") == "/plain/http://example.com/image.jpg")
         #expect(ImgproxyURL.repaired("/plain/https:/example.com/image.jpg") == "/plain/https://example.com/image.jpg")
         #expect(ImgproxyURL.repaired("/plain/local:/image.jpg") == "/plain/local:///image.jpg")
-        #expect(ImgproxyURL.repaired("/rs:fill:300:200/plain/http:/example.com/image.jpg")
+        #expect(
+            ImgproxyURL.repaired("/rs:fill:300:200/plain/http:/example.com/image.jpg")
                 == "/rs:fill:300:200/plain/http://example.com/image.jpg")
         #expect(ImgproxyURL.repaired("/plain/http://example.com/image.jpg") == "/plain/http://example.com/image.jpg")
-        #expect(ImgproxyURL.repaired("/rs%3Afill%3A300%3A200/plain/https://example.com/a.jpg")
+        #expect(
+            ImgproxyURL.repaired("/rs%3Afill%3A300%3A200/plain/https://example.com/a.jpg")
                 == "/rs:fill:300:200/plain/https://example.com/a.jpg")
         #expect(ImgproxyURL.repaired("/rs%3Afill%3A300%3A200/abc/abc") == "/rs:fill:300:200/abc/abc")
         // The source keeps its own escapes.
@@ -73,13 +75,16 @@ import Testing
         }
         let empty = "/plain/http://a.test/x.jpg"
         #expect(try urls.parse("/" + signature.sign(empty)! + "/" + empty).signedPath == empty)
-        #expect(throws: ServeError.forbidden("invalid signature")) { try urls.parse("/" + sig + "/rs:fill:31:20/plain/http:/a.test/x.jpg@png") }
+        #expect(throws: ServeError.forbidden("invalid signature")) {
+            try urls.parse("/" + sig + "/rs:fill:31:20/plain/http:/a.test/x.jpg@png")
+        }
     }
 
     @Test func aPresetNamingItselfIsSkippedWithAWarning() throws {
         let warnings = Mutex<[String]>([])
-        let parser = OptionParser(presets: ["loop": ["w:10", "pr:loop", "h:20"], "a": ["pr:b", "q:50"], "b": ["pr:a", "w:7"]],
-                                  warn: { message in warnings.withLock { $0.append(message) } })
+        let parser = OptionParser(
+            presets: ["loop": ["w:10", "pr:loop", "h:20"], "a": ["pr:b", "q:50"], "b": ["pr:a", "w:7"]],
+            warn: { message in warnings.withLock { $0.append(message) } })
         let looped = try parser.parse(["pr:loop"])
         #expect(looped.width == 10 && looped.height == 20)
         let mutual = try parser.parse(["pr:a"])
@@ -130,7 +135,8 @@ import Testing
 
     @Test func watermarkOption() throws {
         #expect(try options(["wm:0.5"]).watermark == WatermarkOption(opacity: 0.5))
-        #expect(try options(["wm:1:soea:10:5:0.25"]).watermark
+        #expect(
+            try options(["wm:1:soea:10:5:0.25"]).watermark
                 == WatermarkOption(opacity: 1, position: .compass(.southEast), xOffset: 10, yOffset: 5, scale: 0.25))
         #expect(try options(["watermark:1:re:4:4"]).watermark?.position == .replicate)
         #expect(try options(["wm:1:no", "wm:0.3"]).watermark == WatermarkOption(opacity: 0.3, position: .compass(.north)))

@@ -8,17 +8,20 @@ import Testing
         let options = ["rs:fill:300:400:0", "g:sm"]
         let source = "http://example.com/images/curiosity.jpg"
         #expect(builder.path(options: options, source: source, extension: "png", encoding: .base64) == SignatureTests.vectorPath)
-        #expect(builder.url(options: options, source: source, extension: "png", encoding: .base64)
-            == "/oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8" + SignatureTests.vectorPath)
+        #expect(
+            builder.url(options: options, source: source, extension: "png", encoding: .base64)
+                == "/oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8" + SignatureTests.vectorPath)
     }
 
     @Test func withoutAKeyTheSignatureIsUnsafe() {
         let builder = ImgproxyURLBuilder(signature: nil)
-        #expect(builder.url(options: ["w:100"], source: "local:///a/b.jpg", extension: "webp")
-            == "/unsafe/w:100/plain/local:///a/b.jpg@webp")
+        #expect(
+            builder.url(options: ["w:100"], source: "local:///a/b.jpg", extension: "webp")
+                == "/unsafe/w:100/plain/local:///a/b.jpg@webp")
         #expect(builder.url(options: [], source: "local:///b.jpg") == "/unsafe/plain/local:///b.jpg")
-        #expect(ImgproxyURLBuilder(signature: URLSignature(keys: [])).url(options: [], source: "local:///b.jpg")
-            == "/unsafe/plain/local:///b.jpg")
+        #expect(
+            ImgproxyURLBuilder(signature: URLSignature(keys: [])).url(options: [], source: "local:///b.jpg")
+                == "/unsafe/plain/local:///b.jpg")
     }
 
     /// Sources with a query, `@`, `%`, spaces and letters beyond ASCII read back as they were,
@@ -31,8 +34,9 @@ import Testing
         for source in sources {
             for encoding in ImgproxyURLBuilder.SourceEncoding.allCases {
                 for ext in [nil, "webp"] {
-                    let url = builder.url(options: ["rs:fill:300:200", "g:sm", "q:70"], source: source, extension: ext,
-                                          encoding: encoding)
+                    let url = builder.url(
+                        options: ["rs:fill:300:200", "g:sm", "q:70"], source: source, extension: ext,
+                        encoding: encoding)
                     let request = try reader.parse(url)
                     #expect(request.source.description == (try SourceReference(parsing: source)).description, "\(url)")
                     #expect(request.options.width == 300 && request.options.height == 200 && request.options.gravity == .smart)

@@ -51,7 +51,8 @@ import Testing
     }
 
     @Test func everyOptionParses() throws {
-        let path = "/_/rt:fill-down/w:10/h:20/mw:5/mh:6/z:1.5/dpr:2/el:1/ex:1:so/g:fp:0.25:0.75/c:100:80:nowe/pd:1:2:3:4"
+        let path =
+            "/_/rt:fill-down/w:10/h:20/mw:5/mh:6/z:1.5/dpr:2/el:1/ex:1:so/g:fp:0.25:0.75/c:100:80:nowe/pd:1:2:3:4"
             + "/ar:0/rot:270/bl:2/sh:0.5/pix:4/fq:webp:60:avif:50/mb:10000/f:avif/sm:0/kcr:0/scp:0/cb:abc"
             + "/exp:4102444800/fn:my%20file/att:1/plain/http://a.test/x.jpg"
         let options = try dev.parse(path).options
@@ -74,7 +75,10 @@ import Testing
 
     @Test func unknownOrMalformedOptionsNameTheOption() {
         func reason(_ path: String) -> String? {
-            do { _ = try dev.parse(path); return nil } catch { return error.status == 400 ? error.reason : "status \(error.status)" }
+            do {
+                _ = try dev.parse(path)
+                return nil
+            } catch { return error.status == 400 ? error.reason : "status \(error.status)" }
         }
         #expect(reason("/_/frobnicate:1/plain/http://a.test/x")?.contains("\"frobnicate\"") == true)
         #expect(reason("/_/w:abc/plain/http://a.test/x")?.contains("\"w\"") == true)
@@ -99,8 +103,9 @@ import Testing
     }
 
     @Test func presetsApplyInOrderAndDefaultAlways() throws {
-        let parser = ImgproxyURL(signature: nil, acceptsUnsigned: true,
-                                 options: OptionParser(presets: ["default": ["q:60"], "thumb": ["rs:fill:100:100", "g:sm"]]))
+        let parser = ImgproxyURL(
+            signature: nil, acceptsUnsigned: true,
+            options: OptionParser(presets: ["default": ["q:60"], "thumb": ["rs:fill:100:100", "g:sm"]]))
         let plain = try parser.parse("/_/plain/http://a.test/x").options
         #expect(plain.quality == 60)
         let thumb = try parser.parse("/_/pr:thumb/w:50/plain/http://a.test/x").options

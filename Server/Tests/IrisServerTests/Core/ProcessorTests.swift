@@ -18,13 +18,17 @@ import Testing
 
     @Test func canvasPlacesAndFills() throws {
         let source = TestImages.bitmap(width: 2, height: 2) { _, _ in RGBA(r: 10, g: 20, b: 30) }
-        let canvas = try ImageProcessors.Canvas(size: PixelSize(width: 5, height: 4), x: 3, y: 1,
-                                                background: RGBA(r: 0, g: 255, b: 0)).process(image(source)).bitmap
+        let canvas = try ImageProcessors.Canvas(
+            size: PixelSize(width: 5, height: 4), x: 3, y: 1,
+            background: RGBA(r: 0, g: 255, b: 0)
+        ).process(image(source)).bitmap
         #expect(canvas.size == PixelSize(width: 5, height: 4) && !canvas.format.hasAlpha)
         #expect(canvas.rgba(x: 0, y: 0) == RGBA(r: 0, g: 255, b: 0))
         #expect(canvas.rgba(x: 3, y: 1) == RGBA(r: 10, g: 20, b: 30) && canvas.rgba(x: 4, y: 2) == RGBA(r: 10, g: 20, b: 30))
-        let clear = try ImageProcessors.Canvas.padding(top: 1, right: 0, bottom: 0, left: 0, around: source.size,
-                                                       background: RGBA(r: 0, g: 0, b: 0, a: 0)).process(image(source)).bitmap
+        let clear = try ImageProcessors.Canvas.padding(
+            top: 1, right: 0, bottom: 0, left: 0, around: source.size,
+            background: RGBA(r: 0, g: 0, b: 0, a: 0)
+        ).process(image(source)).bitmap
         #expect(clear.format.hasAlpha && clear.rgba(x: 0, y: 0).a == 0 && clear.rgba(x: 0, y: 1).a == 255)
     }
 
@@ -46,7 +50,9 @@ import Testing
             x == 0 ? RGBA(r: 0, g: 0, b: 0, a: 0) : RGBA(r: 255, g: 255, b: 255, a: 255)
         }
         let flat = try ImageProcessors.Flatten(background: RGBA(r: 0, g: 0, b: 255)).process(image(half)).bitmap
-        #expect(!flat.format.hasAlpha && flat.rgba(x: 0, y: 0) == RGBA(r: 0, g: 0, b: 255) && flat.rgba(x: 1, y: 0) == RGBA(r: 255, g: 255, b: 255))
+        #expect(
+            !flat.format.hasAlpha && flat.rgba(x: 0, y: 0) == RGBA(r: 0, g: 0, b: 255)
+                && flat.rgba(x: 1, y: 0) == RGBA(r: 255, g: 255, b: 255))
     }
 
     @Test func smartCropFollowsDetailAndCentresFlatImages() throws {
@@ -55,7 +61,9 @@ import Testing
         }
         #expect(ImageProcessors.SmartCrop.attentionRect(in: busyLeft, size: PixelSize(width: 100, height: 100)).x == 0)
         let flat = TestImages.bitmap(width: 300, height: 100) { _, _ in RGBA(r: 90, g: 90, b: 90) }
-        #expect(ImageProcessors.SmartCrop.attentionRect(in: flat, size: PixelSize(width: 100, height: 100)) == PixelRect(x: 100, y: 0, width: 100, height: 100))
+        #expect(
+            ImageProcessors.SmartCrop.attentionRect(in: flat, size: PixelSize(width: 100, height: 100))
+                == PixelRect(x: 100, y: 0, width: 100, height: 100))
         let skin = TestImages.bitmap(width: 400, height: 100) { x, _ in x > 300 ? RGBA(r: 224, g: 172, b: 140) : RGBA(r: 60, g: 70, b: 60) }
         #expect(ImageProcessors.SmartCrop.attentionRect(in: skin, size: PixelSize(width: 100, height: 100)).x >= 290)
     }

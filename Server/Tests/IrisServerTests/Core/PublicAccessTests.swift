@@ -24,12 +24,16 @@ import Testing
     /// for `jpg`), it has one path: one result cache entry, one ETag.
     @Test func everySpellingOfARenditionHasOnePath() throws {
         let base64 = Base64URL.encode(Array("https://img.test/photos/a.jpg".utf8))
-        let fills = try ["/x/rs:fill:96:128/g:no/plain/https://img.test/photos/a.jpg@jpg",
-                         "/y/resize:fill:96:128/gravity:no/plain/https://img.test/photos/a.jpg@jpeg",
-                         "/insecure/g:no/rs:fill:96:128/\(base64).jpg"].map { try reader.parse($0).signedPath }
+        let fills = try [
+            "/x/rs:fill:96:128/g:no/plain/https://img.test/photos/a.jpg@jpg",
+            "/y/resize:fill:96:128/gravity:no/plain/https://img.test/photos/a.jpg@jpeg",
+            "/insecure/g:no/rs:fill:96:128/\(base64).jpg",
+        ].map { try reader.parse($0).signedPath }
         #expect(Set(fills) == ["/rs:fill:96:128/g:no/plain/https://img.test/photos/a.jpg@jpg"])
-        let fits = try ["/x/rs:fit:96:128/g:sm/plain/https://img.test/photos/a.jpg", "/x/rs:fit:96:128/plain/https://img.test/photos/a.jpg"]
-            .map { try reader.parse($0).signedPath }
+        let fits = try [
+            "/x/rs:fit:96:128/g:sm/plain/https://img.test/photos/a.jpg", "/x/rs:fit:96:128/plain/https://img.test/photos/a.jpg",
+        ]
+        .map { try reader.parse($0).signedPath }
         #expect(Set(fits) == ["/rs:fit:96:128/plain/https://img.test/photos/a.jpg"])
     }
 
@@ -48,8 +52,10 @@ import Testing
     }
 
     @Test func optionsTheClientMayNotSetAreRefusedByName() {
-        let refused = ["w:64", "rs:fill:64:64:1", "rs:force:64:64", "rs:fill-down:64:64", "dpr:2", "q:100", "bl:5", "pr:thumb",
-                       "raw:1", "g:ce:10:10", "g:fp:0.5:0.5", "c:10:10", "pd:5", "exp:4102444800", "mrd:10", "wm:1", "cb:x"]
+        let refused = [
+            "w:64", "rs:fill:64:64:1", "rs:force:64:64", "rs:fill-down:64:64", "dpr:2", "q:100", "bl:5", "pr:thumb",
+            "raw:1", "g:ce:10:10", "g:fp:0.5:0.5", "c:10:10", "pd:5", "exp:4102444800", "mrd:10", "wm:1", "cb:x",
+        ]
         for option in refused {
             let options = option.hasPrefix("rs:") ? option : "rs:fill:64:64/" + option
             do throws(ServeError) {
@@ -64,8 +70,10 @@ import Testing
     }
 
     @Test func sourcesOffTheListAreRefused() {
-        for source in ["https://img.test/private/a.jpg", "https://evil.test/photos/a.jpg", "http://img.test/photos/a.jpg",
-                       "local:///secret/a.png"] {
+        for source in [
+            "https://img.test/private/a.jpg", "https://evil.test/photos/a.jpg", "http://img.test/photos/a.jpg",
+            "local:///secret/a.png",
+        ] {
             do throws(ServeError) {
                 _ = try reader.parse("/insecure/rs:fill:64:64/plain/\(source)@webp")
                 Issue.record("\(source) was taken")

@@ -26,7 +26,9 @@ import Testing
 
     @Test func trimWithAColourAndAThreshold() {
         // Red is not the border colour: nothing is cut.
-        #expect(TrimProcessor.content(of: Self.framed, trim: TrimOption(threshold: 10, color: BackgroundColor(red: 0, green: 0, blue: 255))) == nil)
+        #expect(
+            TrimProcessor.content(of: Self.framed, trim: TrimOption(threshold: 10, color: BackgroundColor(red: 0, green: 0, blue: 255)))
+                == nil)
         // A threshold that takes the red for border leaves nothing: the image stays whole.
         #expect(TrimProcessor.content(of: Self.framed, trim: TrimOption(threshold: 255)) == nil)
     }

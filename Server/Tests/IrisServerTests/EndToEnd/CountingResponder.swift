@@ -10,8 +10,9 @@ struct CountingResponder<Inner: HTTPResponder>: HTTPResponder {
 
     func respond(to request: Request, context: Inner.Context) async throws -> Response {
         let response = try await inner.respond(to: request, context: context)
-        counts.record(path: request.uri.path, status: response.status.code,
-                      bytes: response.headers[.contentLength].flatMap { Int($0) } ?? 0)
+        counts.record(
+            path: request.uri.path, status: response.status.code,
+            bytes: response.headers[.contentLength].flatMap { Int($0) } ?? 0)
         return response
     }
 }

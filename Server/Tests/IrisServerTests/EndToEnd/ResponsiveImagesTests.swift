@@ -24,16 +24,19 @@ import Testing
     static func original() throws -> Data { try madeOriginal.get() }
 
     private static let madeOriginal = Result(catching: { () throws -> Data in
-        try TestImages.encode(TestImages.bitmap(width: 1600, height: 1200) { x, y in
-            let noise = UInt8(truncatingIfNeeded: ((x &* 7919) ^ (y &* 104_729)) &* 2_654_435_761 >> 16) & 0x3F
-            return RGBA(r: UInt8(x * 180 / 1599) &+ noise, g: UInt8(y * 180 / 1199) &+ noise / 2, b: 90 &+ noise / 3)
-        }, as: .jpeg, quality: 90)
+        try TestImages.encode(
+            TestImages.bitmap(width: 1600, height: 1200) { x, y in
+                let noise = UInt8(truncatingIfNeeded: ((x &* 7919) ^ (y &* 104_729)) &* 2_654_435_761 >> 16) & 0x3F
+                return RGBA(r: UInt8(x * 180 / 1599) &+ noise, g: UInt8(y * 180 / 1199) &+ noise / 2, b: 90 &+ noise / 3)
+            }, as: .jpeg, quality: 90)
     })
 
     /// Runs `body` with Iris Server in public mode, allowing sources under `prefix`, listening on
     /// 127.0.0.1 with its answers counted in `counts`; `body` gets its base URL.
-    static func withPublicService<T: Sendable>(allowing prefix: String, counts: ServiceCounts,
-                                               _ body: @Sendable (_ base: URL) async throws -> T) async throws -> T {
+    static func withPublicService<T: Sendable>(
+        allowing prefix: String, counts: ServiceCounts,
+        _ body: @Sendable (_ base: URL) async throws -> T
+    ) async throws -> T {
         let config = Harness.configuration {
             $0.development = false
             $0.publicMode = true
@@ -43,8 +46,9 @@ import Testing
         let renderer = try ImageRenderer(configuration: config)
         defer { Harness.removeCaches(of: config) }
         let router = IrisServerApplication.router(renderer: renderer, logger: Harness.quietLogger)
-        let app = Application(responder: CountingResponder(inner: router.buildResponder(), counts: counts),
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(
+            responder: CountingResponder(inner: router.buildResponder(), counts: counts),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         return try await app.test(.live) { client in try await body(URL(string: "http://127.0.0.1:\(client.port!)")!) }
     }
 
@@ -64,8 +68,9 @@ import Testing
             let counts = ServiceCounts()
             try await Self.withPublicService(allowing: "\(base)/f/", counts: counts) { service in
                 let loader = CountingDataLoader(URLSessionDataLoader(timeout: 600))
-                let grid = await ImageGrid(pipeline: Self.pipeline(service: service, loader: loader),
-                                           urls: Self.names.map { URL(string: "\(base)/f/\($0)")! })
+                let grid = await ImageGrid(
+                    pipeline: Self.pipeline(service: service, loader: loader),
+                    urls: Self.names.map { URL(string: "\(base)/f/\($0)")! })
 
                 // A 3-column grid on a 390 pt phone at 3x: 128.7 pt cells, 386 px, decoded at 448 px
                 // (the view's bucket), asked of the service at 480 (the ladder's step).
@@ -98,8 +103,9 @@ import Testing
                 #expect(loader.tally.bytes * 10 < originalBytes, "\(loader.tally.bytes) bytes against \(originalBytes)")
                 // The service downloaded each original once, for both sizes.
                 #expect(Self.names.allSatisfy { files.count($0) == 1 })
-                print("responsive grid: originals \(originalBytes) bytes; phone \(phoneBytes) bytes in 12 URLs "
-                      + "(\(originalBytes / max(1, phoneBytes))× fewer), phone + iPad \(loader.tally.bytes) bytes in 24 URLs")
+                print(
+                    "responsive grid: originals \(originalBytes) bytes; phone \(phoneBytes) bytes in 12 URLs "
+                        + "(\(originalBytes / max(1, phoneBytes))× fewer), phone + iPad \(loader.tally.bytes) bytes in 24 URLs")
             }
         }
     }
@@ -114,13 +120,15 @@ import Testing
             let counts = ServiceCounts()
             let router = Router()
             router.get("**") { _, _ in Response(status: .serviceUnavailable) }
-            let app = Application(responder: CountingResponder(inner: router.buildResponder(), counts: counts),
-                                  configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            let app = Application(
+                responder: CountingResponder(inner: router.buildResponder(), counts: counts),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             try await app.test(.live) { client in
                 let loader = CountingDataLoader(URLSessionDataLoader(timeout: 600))
                 let service = URL(string: "http://127.0.0.1:\(client.port!)")!
-                let grid = await ImageGrid(pipeline: Self.pipeline(service: service, loader: loader),
-                                           urls: Self.names.map { URL(string: "\(base)/f/\($0)")! })
+                let grid = await ImageGrid(
+                    pipeline: Self.pipeline(service: service, loader: loader),
+                    urls: Self.names.map { URL(string: "\(base)/f/\($0)")! })
                 await grid.layOut(on: .phone)
                 #expect(await grid.settle(deadline: .seconds(600)))
                 #expect(await grid.cellsNotCovering(.phone).isEmpty)
@@ -147,8 +155,9 @@ import Testing
             let counts = ServiceCounts()
             try await Self.withPublicService(allowing: "\(base)/elsewhere/", counts: counts) { service in
                 let loader = CountingDataLoader(URLSessionDataLoader(timeout: 600))
-                let grid = await ImageGrid(pipeline: Self.pipeline(service: service, loader: loader),
-                                           urls: Self.names.map { URL(string: "\(base)/f/\($0)")! })
+                let grid = await ImageGrid(
+                    pipeline: Self.pipeline(service: service, loader: loader),
+                    urls: Self.names.map { URL(string: "\(base)/f/\($0)")! })
                 await grid.layOut(on: .phone)
                 #expect(await grid.settle(deadline: .seconds(600)))
                 for cell in await grid.cells() {
@@ -183,8 +192,9 @@ extension ImageGrid {
     func cells() -> [CellReport] {
         models.map { model in
             let image = model.phase.loadedImage
-            return CellReport(bitmap: image?.bitmap.size, rendition: image?.serviceRendition, fallback: image?.serviceFallback,
-                              error: model.phase.error)
+            return CellReport(
+                bitmap: image?.bitmap.size, rendition: image?.serviceRendition, fallback: image?.serviceFallback,
+                error: model.phase.error)
         }
     }
 }

@@ -10,8 +10,10 @@ import Testing
 /// imgproxy's behaviour, end to end over a loopback source server, on real images made by
 /// Iris's encoders: what an imgproxy user relies on when they "change the hostname".
 @Suite struct ImgproxyConformanceTests {
-    func get(_ path: @escaping @Sendable (String) -> String, files: [String: Data], headers: HTTPFields = [:],
-             config: ServerConfiguration = Harness.configuration()) async throws -> TestResponse {
+    func get(
+        _ path: @escaping @Sendable (String) -> String, files: [String: Data], headers: HTTPFields = [:],
+        config: ServerConfiguration = Harness.configuration()
+    ) async throws -> TestResponse {
         let sources = SourceFiles()
         for (name, data) in files { sources[name] = data }
         return try await withSourceServer(sources) { base in
@@ -47,8 +49,9 @@ import Testing
     @Test func noExtensionAndNoAcceptKeepsTheSourceFormat() async throws {
         let png = try await get({ Harness.path(["w:100"], source: "\($0)/f/h.png") }, files: ["h.png": try TestImages.halves()])
         #expect(png.headers[.contentType] == "image/png" && png.headers[.vary] == "Accept")
-        let star = try await get({ Harness.path(["w:100"], source: "\($0)/f/h.png") }, files: ["h.png": try TestImages.halves()],
-                                 headers: [.accept: "*/*"])
+        let star = try await get(
+            { Harness.path(["w:100"], source: "\($0)/f/h.png") }, files: ["h.png": try TestImages.halves()],
+            headers: [.accept: "*/*"])
         #expect(star.headers[.contentType] == "image/png")
         let jpeg = try await get({ Harness.path(["w:100"], source: "\($0)/f/p.jpg") }, files: ["p.jpg": try TestImages.photo()])
         #expect(jpeg.headers[.contentType] == "image/jpeg")
@@ -57,61 +60,78 @@ import Testing
         let frames = try image(gif)
         #expect(frames.animation?.frameCount == 3 && frames.bitmap.size == PixelSize(width: 20, height: 15))
         // Another animated source (WebP) with no Accept: an animated GIF too, not a still JPEG.
-        let webp = try await get({ Harness.path(["w:32"], source: "\($0)/f/a.webp") },
-                                 files: ["a.webp": try await TestImages.animatedWebP(frames: 4)])
+        let webp = try await get(
+            { Harness.path(["w:32"], source: "\($0)/f/a.webp") },
+            files: ["a.webp": try await TestImages.animatedWebP(frames: 4)])
         #expect(try webp.headers[.contentType] == "image/gif" && image(webp).animation?.frameCount == 4)
         // A client that takes WebP still gets it.
-        let modern = try await get({ Harness.path(["w:100"], source: "\($0)/f/h.png") }, files: ["h.png": try TestImages.halves()],
-                                   headers: [.accept: "image/webp,*/*"])
+        let modern = try await get(
+            { Harness.path(["w:100"], source: "\($0)/f/h.png") }, files: ["h.png": try TestImages.halves()],
+            headers: [.accept: "image/webp,*/*"])
         #expect(modern.headers[.contentType] == "image/webp")
     }
 
     @Test func greySourcesStayGreyInPNG() async throws {
-        let grey = try await get({ Harness.path(["w:32"], source: "\($0)/f/g.png", extension: "png") }, files: ["g.png": try Self.greyPNG()])
+        let grey = try await get(
+            { Harness.path(["w:32"], source: "\($0)/f/g.png", extension: "png") }, files: ["g.png": try Self.greyPNG()])
         #expect(grey.status == .ok && grey.data.count > 26)
         #expect(grey.data[25] == 0, "PNG colour type \(grey.data[25]), 0 is grey")
         let result = try image(grey)
         #expect(result.bitmap.size == PixelSize(width: 32, height: 24))
         let pixel = result.bitmap.rgba(x: 30, y: 10)
         #expect(pixel.r == pixel.g && pixel.g == pixel.b && pixel.r > 200)
-        let colour = try await get({ Harness.path(["w:32"], source: "\($0)/f/h.png", extension: "png") }, files: ["h.png": try TestImages.halves()])
+        let colour = try await get(
+            { Harness.path(["w:32"], source: "\($0)/f/h.png", extension: "png") }, files: ["h.png": try TestImages.halves()])
         #expect(colour.data[25] == 2, "PNG colour type \(colour.data[25]), 2 is RGB")
     }
 
     @Test func clientHintsWidthAndDPR() async throws {
         let config = Harness.configuration { $0.clientHints = true }
         let photo = ["p.jpg": try TestImages.photo()]
-        let both = try await get({ Harness.path([], source: "\($0)/f/p.jpg", extension: "png") }, files: photo,
-                                 headers: [.init("Sec-CH-Width")!: "300", .init("Sec-CH-DPR")!: "2"], config: config)
+        let both = try await get(
+            { Harness.path([], source: "\($0)/f/p.jpg", extension: "png") }, files: photo,
+            headers: [.init("Sec-CH-Width")!: "300", .init("Sec-CH-DPR")!: "2"], config: config)
         #expect(try image(both).bitmap.width == 300)
         #expect(both.headers[.vary] == "Sec-CH-DPR, DPR, Sec-CH-Width, Width")
-        let width = try await get({ Harness.path([], source: "\($0)/f/p.jpg", extension: "png") }, files: photo,
-                                  headers: [.init("Width")!: "200"], config: config)
+        let width = try await get(
+            { Harness.path([], source: "\($0)/f/p.jpg", extension: "png") }, files: photo,
+            headers: [.init("Width")!: "200"], config: config)
         #expect(try image(width).bitmap.width == 200)
-        let explicit = try await get({ Harness.path(["w:50"], source: "\($0)/f/p.jpg", extension: "png") }, files: photo,
-                                     headers: [.init("Width")!: "200"], config: config)
+        let explicit = try await get(
+            { Harness.path(["w:50"], source: "\($0)/f/p.jpg", extension: "png") }, files: photo,
+            headers: [.init("Width")!: "200"], config: config)
         #expect(try image(explicit).bitmap.width == 50)
     }
 
     @Test func colourShortHexAndDPROnASmallSource() async throws {
-        let white = try image(await get({ Harness.path(["bg:fff"], source: "\($0)/f/t.png", extension: "png") },
-                                        files: ["t.png": try TestImages.transparentLeft()]))
+        let white = try image(
+            await get(
+                { Harness.path(["bg:fff"], source: "\($0)/f/t.png", extension: "png") },
+                files: ["t.png": try TestImages.transparentLeft()]))
         #expect(white.bitmap.rgba(x: 10, y: 50) == RGBA(r: 255, g: 255, b: 255))
         let small = try TestImages.encode(TestImages.bitmap(width: 100, height: 100) { _, _ in RGBA(r: 9, g: 9, b: 9) }, as: .png)
-        let fill = try image(await get({ Harness.path(["rs:fill:80:40", "dpr:2"], source: "\($0)/f/s.png", extension: "png") },
-                                       files: ["s.png": small]))
+        let fill = try image(
+            await get(
+                { Harness.path(["rs:fill:80:40", "dpr:2"], source: "\($0)/f/s.png", extension: "png") },
+                files: ["s.png": small]))
         #expect(fill.bitmap.size == PixelSize(width: 100, height: 50))
-        let extend = try image(await get({ Harness.path(["rs:fit:200:200", "ex:1", "dpr:2"], source: "\($0)/f/s.png", extension: "png") },
-                                         files: ["s.png": small]))
+        let extend = try image(
+            await get(
+                { Harness.path(["rs:fit:200:200", "ex:1", "dpr:2"], source: "\($0)/f/s.png", extension: "png") },
+                files: ["s.png": small]))
         #expect(extend.bitmap.size == PixelSize(width: 200, height: 200))
     }
 
     @Test func flipAndExtendAspectRatio() async throws {
-        let flipped = try image(await get({ Harness.path(["fl:0:1"], source: "\($0)/f/h.png", extension: "png") },
-                                          files: ["h.png": try TestImages.halves()]))
+        let flipped = try image(
+            await get(
+                { Harness.path(["fl:0:1"], source: "\($0)/f/h.png", extension: "png") },
+                files: ["h.png": try TestImages.halves()]))
         #expect(flipped.bitmap.rgba(x: 10, y: 10).b > 200 && flipped.bitmap.rgba(x: 10, y: 290).r > 200)
-        let exar = try image(await get({ Harness.path(["rs:fit:1000:500", "exar:1", "bg:0f0"], source: "\($0)/f/p.jpg", extension: "png") },
-                                       files: ["p.jpg": try TestImages.photo()]))
+        let exar = try image(
+            await get(
+                { Harness.path(["rs:fit:1000:500", "exar:1", "bg:0f0"], source: "\($0)/f/p.jpg", extension: "png") },
+                files: ["p.jpg": try TestImages.photo()]))
         #expect(exar.bitmap.size == PixelSize(width: 960, height: 480))
         #expect(exar.bitmap.rgba(x: 5, y: 240) == RGBA(r: 0, g: 255, b: 0))
     }
@@ -119,14 +139,17 @@ import Testing
     @Test func skipProcessingAndRawServeTheSourceAsItIs() async throws {
         let source = try TestImages.halves()
         for ext in [nil, "png"] as [String?] {
-            let skipped = try await get({ Harness.path(["w:50", "skp:jpg:png"], source: "\($0)/f/h.png", extension: ext) }, files: ["h.png": source])
+            let skipped = try await get(
+                { Harness.path(["w:50", "skp:jpg:png"], source: "\($0)/f/h.png", extension: ext) }, files: ["h.png": source])
             #expect(skipped.status == .ok && skipped.headers[.contentType] == "image/png")
             #expect(skipped.data.count == source.count && Self.digest(skipped.data) == Self.digest(source))
         }
         // Another output format asked for: processed, as imgproxy does.
-        let converted = try await get({ Harness.path(["w:50", "skp:png"], source: "\($0)/f/h.png", extension: "webp") }, files: ["h.png": source])
+        let converted = try await get(
+            { Harness.path(["w:50", "skp:png"], source: "\($0)/f/h.png", extension: "webp") }, files: ["h.png": source])
         #expect(try converted.headers[.contentType] == "image/webp" && image(converted).bitmap.width == 50)
-        let processed = try await get({ Harness.path(["w:50", "skp:jpg"], source: "\($0)/f/h.png", extension: "png") }, files: ["h.png": source])
+        let processed = try await get(
+            { Harness.path(["w:50", "skp:jpg"], source: "\($0)/f/h.png", extension: "png") }, files: ["h.png": source])
         #expect(try image(processed).bitmap.width == 50)
         let raw = try await get({ Harness.path(["w:50", "raw:1"], source: "\($0)/f/h.png", extension: "webp") }, files: ["h.png": source])
         #expect(raw.headers[.contentType] == "image/png" && Self.digest(raw.data) == Self.digest(source))
@@ -137,13 +160,14 @@ import Testing
         let framed = try TestImages.encode(TrimAndFlipTests.framed, as: .png)
         let trimmed = try image(await get({ Harness.path(["t:10"], source: "\($0)/f/f.png", extension: "png") }, files: ["f.png": framed]))
         #expect(trimmed.bitmap.size == PixelSize(width: 40, height: 20) && trimmed.bitmap.rgba(x: 20, y: 10).r == 220)
-        let fitted = try image(await get({ Harness.path(["t:10", "w:20"], source: "\($0)/f/f.png", extension: "png") }, files: ["f.png": framed]))
+        let fitted = try image(
+            await get({ Harness.path(["t:10", "w:20"], source: "\($0)/f/f.png", extension: "png") }, files: ["f.png": framed]))
         #expect(fitted.bitmap.size == PixelSize(width: 20, height: 10))
     }
 
     /// Each per-request limit only lowers the configured one.
     @Test func perRequestLimitsOnlyLower() async throws {
-        let photo = ["p.jpg": try TestImages.photo()]             // 640×480: 0.31 MP
+        let photo = ["p.jpg": try TestImages.photo()]  // 640×480: 0.31 MP
         func status(_ options: [String], _ config: ServerConfiguration = Harness.configuration()) async throws -> Int {
             try await get({ Harness.path(options, source: "\($0)/f/p.jpg", extension: "png") }, files: photo, config: config).status.code
         }
@@ -166,7 +190,10 @@ import Testing
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
-            let config = Harness.configuration { $0.development = false; $0.signingKeys = [Harness.key] }
+            let config = Harness.configuration {
+                $0.development = false
+                $0.signingKeys = [Harness.key]
+            }
             try await Harness.withService(config) { client, _ in
                 let path = "/rs:fit:64:64/plain/\(base)/f/p.jpg@png"
                 let sig = URLSignature(keys: [Harness.key]).sign(path)!
@@ -207,7 +234,9 @@ import Testing
         let white = try TestImages.encode(TestImages.bitmap(width: 200, height: 100) { _, _ in RGBA(r: 255, g: 255, b: 255) }, as: .png)
         let config = Harness.configuration { $0.watermarkPath = markFile.path }
         func render(_ options: [String], _ config: ServerConfiguration) async throws -> Bitmap {
-            try image(await get({ Harness.path(options, source: "\($0)/f/w.png", extension: "png") }, files: ["w.png": white], config: config)).bitmap
+            try image(
+                await get({ Harness.path(options, source: "\($0)/f/w.png", extension: "png") }, files: ["w.png": white], config: config)
+            ).bitmap
         }
         let corner = try await render(["wm:1:soea"], config)
         #expect(corner.rgba(x: 190, y: 90) == RGBA(r: 255, g: 0, b: 0) && corner.rgba(x: 170, y: 90) == RGBA(r: 255, g: 255, b: 255))
@@ -221,7 +250,12 @@ import Testing
         #expect(tiled.rgba(x: 15, y: 15) == RGBA(r: 255, g: 0, b: 0) && tiled.rgba(x: 35, y: 15) == RGBA(r: 255, g: 255, b: 255))
         #expect(tiled.rgba(x: 55, y: 55) == RGBA(r: 255, g: 0, b: 0) && tiled.rgba(x: 175, y: 55) == RGBA(r: 255, g: 0, b: 0))
         // With the configured opacity halved, a full-opacity option is half too.
-        let base = try await render(["wm:1"], Harness.configuration { $0.watermarkPath = markFile.path; $0.watermarkOpacity = 0.5 })
+        let base = try await render(
+            ["wm:1"],
+            Harness.configuration {
+                $0.watermarkPath = markFile.path
+                $0.watermarkOpacity = 0.5
+            })
         #expect(abs(Int(base.rgba(x: 100, y: 50).g) - 128) <= 2)
         // No watermark configured: nothing laid.
         #expect(try await render(["wm:1:soea"], Harness.configuration()).rgba(x: 190, y: 90) == RGBA(r: 255, g: 255, b: 255))

@@ -40,7 +40,8 @@ import Testing
     static func query(pairs fields: [(key: String, value: String)]) -> String {
         var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         allowed.insert(charactersIn: "-._~")
-        return "/playground/url?" + fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
+        return "/playground/url?"
+            + fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
             .joined(separator: "&")
     }
 
@@ -57,9 +58,11 @@ import Testing
                 #expect(page.status == .ok)
                 #expect(page.headers[.contentType] == "text/html; charset=utf-8")
                 #expect(page.headers[.cacheControl] == "no-store")
-                for control in ["<form id=\"form\"", "name=\"rs\"", "name=\"g\"", "value=\"sm\"", "name=\"format\"",
-                                "<option>webp</option>", "name=\"q\"", "name=\"bl\"", "name=\"sm\"",
-                                "<script src=\"/playground/playground.js\"></script>"] {
+                for control in [
+                    "<form id=\"form\"", "name=\"rs\"", "name=\"g\"", "value=\"sm\"", "name=\"format\"",
+                    "<option>webp</option>", "name=\"q\"", "name=\"bl\"", "name=\"sm\"",
+                    "<script src=\"/playground/playground.js\"></script>",
+                ] {
                     #expect(page.text.contains(control), "\(control)")
                 }
                 // Its own script may run (the images' policy, sandboxed, would stop it).
@@ -85,8 +88,11 @@ import Testing
         try await Self.withLocalRoot { root in
             let config = Harness.configuration { $0.sourcePolicy.localRoot = root }
             try await Harness.withService(config) { client, _ in
-                let response = try await client.get(Self.query(["source": "local:///sub/subject.png", "rs": "fill", "w": "150",
-                                                                "h": "150", "g": "sm", "format": "webp"]))
+                let response = try await client.get(
+                    Self.query([
+                        "source": "local:///sub/subject.png", "rs": "fill", "w": "150",
+                        "h": "150", "g": "sm", "format": "webp",
+                    ]))
                 #expect(response.status == .ok, "\(response.text)")
                 let built = try Self.decode(Built.self, response)
                 #expect(built.url == "/unsafe/rs:fill/w:150/h:150/g:sm/plain/local:///sub/subject.png@webp")
@@ -105,9 +111,13 @@ import Testing
                 // The crop holds the off-centre subject, which a centre crop misses (WebP's
                 // subsampled chroma softens the subject's edges: the bounds are looser than PNG's).
                 let smart = RenderingTests.saturatedFraction(result.bitmap)
-                let centreURL = try Self.decode(Built.self, await client.get(Self.query([
-                    "source": "local:///sub/subject.png", "rs": "fill", "w": "150", "h": "150", "g": "ce", "format": "webp",
-                ]))).url
+                let centreURL = try Self.decode(
+                    Built.self,
+                    await client.get(
+                        Self.query([
+                            "source": "local:///sub/subject.png", "rs": "fill", "w": "150", "h": "150", "g": "ce", "format": "webp",
+                        ]))
+                ).url
                 let centre = RenderingTests.saturatedFraction(try TestImages.decode(await client.get(centreURL).data).bitmap)
                 #expect(smart > 0.06 && centre < 0.03, "smart \(smart), centre \(centre)")
 
@@ -124,15 +134,19 @@ import Testing
         try await Self.withLocalRoot { root in
             let config = Harness.configuration { $0.sourcePolicy.localRoot = root }
             try await Harness.withService(config) { client, _ in
-                let response = try await client.get(Self.query([
-                    "source": "local:///photo.jpg", "rs": "fill", "w": "100", "h": "40", "el": "1", "g": "fp", "gx": "0.5",
-                    "gy": "0.9", "dpr": "2", "q": "70", "format": "png", "bl": "1", "sh": "0.5", "rot": "90", "bg": "ffffff",
-                    "pd": "4", "sm": "0", "extra": "cb:7/ fn:x ", "enc": "base64",
-                ]))
+                let response = try await client.get(
+                    Self.query([
+                        "source": "local:///photo.jpg", "rs": "fill", "w": "100", "h": "40", "el": "1", "g": "fp", "gx": "0.5",
+                        "gy": "0.9", "dpr": "2", "q": "70", "format": "png", "bl": "1", "sh": "0.5", "rot": "90", "bg": "ffffff",
+                        "pd": "4", "sm": "0", "extra": "cb:7/ fn:x ", "enc": "base64",
+                    ]))
                 #expect(response.status == .ok, "\(response.text)")
                 let built = try Self.decode(Built.self, response)
-                #expect(built.options == ["rs:fill", "w:100", "h:40", "el:1", "g:fp:0.5:0.9", "dpr:2", "q:70", "bl:1", "sh:0.5",
-                                          "rot:90", "bg:ffffff", "pd:4", "sm:0", "cb:7", "fn:x"])
+                #expect(
+                    built.options == [
+                        "rs:fill", "w:100", "h:40", "el:1", "g:fp:0.5:0.9", "dpr:2", "q:70", "bl:1", "sh:0.5",
+                        "rot:90", "bg:ffffff", "pd:4", "sm:0", "cb:7", "fn:x",
+                    ])
                 let encoded = built.path.split(separator: "/").dropFirst(built.options.count).joined()
                 #expect(encoded == Base64URL.encode(Array("local:///photo.jpg".utf8)) + ".png")
 
@@ -147,12 +161,14 @@ import Testing
 
     @Test func formsTheServiceWouldRefuseAreRefusedWithTheReason() async throws {
         try await Harness.withService(Harness.configuration()) { client, _ in
-            for (fields, reason) in [(["rs": "fill"], "choose a source"),
-                                     (["source": "local:///a.jpg", "rs": "sideways"], "rs"),
-                                     (["source": "local:///a.jpg", "w": "10/plain"], "w may not contain /"),
-                                     (["source": "local:///a.jpg", "extra": "nonsense"], "nonsense"),
-                                     (["source": "ftp://a.test/x.jpg"], "source"),
-                                     (["source": "local:///a.jpg", "format": "bmp"], "bmp")] as [([String: String], String)] {
+            for (fields, reason) in [
+                (["rs": "fill"], "choose a source"),
+                (["source": "local:///a.jpg", "rs": "sideways"], "rs"),
+                (["source": "local:///a.jpg", "w": "10/plain"], "w may not contain /"),
+                (["source": "local:///a.jpg", "extra": "nonsense"], "nonsense"),
+                (["source": "ftp://a.test/x.jpg"], "source"),
+                (["source": "local:///a.jpg", "format": "bmp"], "bmp"),
+            ] as [([String: String], String)] {
                 let response = try await client.get(Self.query(pairs: fields.map { ($0.key, $0.value) }))
                 #expect(response.status == .badRequest, "\(fields)")
                 struct Failure: Decodable { var error: String }
@@ -173,8 +189,13 @@ import Testing
             let built = try await Harness.withService(dev) { client, _ in
                 let sources = try Self.decode(Sources.self, await client.get("/playground/sources"))
                 #expect(sources.signed)
-                return try Self.decode(Built.self, await client.get(Self.query(["source": "local:///photo.jpg", "rs": "fit",
-                                                                                "w": "160", "format": "webp"])))
+                return try Self.decode(
+                    Built.self,
+                    await client.get(
+                        Self.query([
+                            "source": "local:///photo.jpg", "rs": "fit",
+                            "w": "160", "format": "webp",
+                        ])))
             }
             #expect(built.signed)
             #expect(built.url == Harness.signed("/unsafe" + built.path))

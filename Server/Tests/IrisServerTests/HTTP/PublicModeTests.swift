@@ -25,7 +25,9 @@ import Testing
     }
 
     static func renders(_ renderer: ImageRenderer) -> Int {
-        Int(metricValue(renderer.metrics.exposition(load: renderer.gate.load), "iris_stage_duration_seconds_count", ["stage": "encode"]) ?? 0)
+        Int(
+            metricValue(renderer.metrics.exposition(load: renderer.gate.load), "iris_stage_duration_seconds_count", ["stage": "encode"])
+                ?? 0)
     }
 
     @Test func aLadderSizeOfAnAllowedSourceIsServed() async throws {
@@ -78,8 +80,10 @@ import Testing
                 var served = 0, refused = 0, other = 0
                 for round in 0..<2 {
                     for side in 1...300 {
-                        for options in ["rs:fill:\(side):\(side)/g:sm", "resize:fill:\(side):\(side)/gravity:sm",
-                                        "rs:fit:\(side):\(side)"] {
+                        for options in [
+                            "rs:fill:\(side):\(side)/g:sm", "resize:fill:\(side):\(side)/gravity:sm",
+                            "rs:fit:\(side):\(side)",
+                        ] {
                             let response = try await client.get("/flood\(round)/\(options)/plain/\(base)/f/p.jpg@webp")
                             switch response.status.code {
                             case 200: served += 1
@@ -115,14 +119,20 @@ import Testing
     }
 
     @Test func publicModeNeedsAnAllowListAndNoDevelopmentMode() throws {
-        let noList = Harness.configuration { $0.development = false; $0.publicMode = true }
+        let noList = Harness.configuration {
+            $0.development = false
+            $0.publicMode = true
+        }
         do {
             _ = try ImageRenderer(configuration: noList)
             Issue.record("a public service without an allow-list started")
         } catch let error as ConfigurationError {
             #expect(error.description.contains("needs an explicit source allow-list"), "\(error)")
         }
-        let withDev = Harness.configuration { $0.publicMode = true; $0.sourcePolicy.allowedPrefixes = ["https://img.test/"] }
+        let withDev = Harness.configuration {
+            $0.publicMode = true
+            $0.sourcePolicy.allowedPrefixes = ["https://img.test/"]
+        }
         #expect(throws: ConfigurationError.self) { try ImageRenderer(configuration: withDev) }
         var sized = try ServerConfiguration().applying(environment: ["IRIS_PUBLIC": "1", "IRIS_PUBLIC_SIZES": "100, 50,200"])
         #expect(sized.publicMode && sized.publicSizes.steps == [50, 100, 200])

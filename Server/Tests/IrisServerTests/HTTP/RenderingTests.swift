@@ -8,8 +8,10 @@ import Testing
 
 /// Every option on real images made by Iris's encoders, served by a loopback source server.
 @Suite struct RenderingTests {
-    func render(_ options: [String], file: String, data: Data, ext: String? = "png", accept: String? = nil,
-                config: ServerConfiguration = Harness.configuration()) async throws -> TestResponse {
+    func render(
+        _ options: [String], file: String, data: Data, ext: String? = "png", accept: String? = nil,
+        config: ServerConfiguration = Harness.configuration()
+    ) async throws -> TestResponse {
         let files = SourceFiles()
         files[file] = data
         return try await withSourceServer(files) { base in
@@ -146,8 +148,9 @@ import Testing
         let smart = try image(await render(["rs:fill:32:16", "g:sm"], file: "a.webp", data: data, ext: "webp"))
         #expect(smart.bitmap.size == PixelSize(width: 32, height: 16) && smart.animation?.frameCount == 4)
         // Over the frame limit: refused from the header, before any frame is decoded.
-        let limited = try await render(["rs:fit:32:32"], file: "a.webp", data: data, ext: "webp",
-                                       config: Harness.configuration { $0.maxAnimationFrames = 3 })
+        let limited = try await render(
+            ["rs:fit:32:32"], file: "a.webp", data: data, ext: "webp",
+            config: Harness.configuration { $0.maxAnimationFrames = 3 })
         #expect(limited.status.code == 413 && limited.text.contains("4 frames"), "\(limited.text)")
     }
 
@@ -187,12 +190,14 @@ import Testing
         for index in 0..<4 {
             let pixel = try await animation.frame(at: index).rgba(x: 16, y: 16)
             let expected = [index * 60, 100, 255 - index * 60]
-            #expect(zip([pixel.r, pixel.g, pixel.b], expected).allSatisfy { abs(Int($0) - $1) <= 6 } && pixel.a == 255,
-                    "frame \(index): \(pixel)")
+            #expect(
+                zip([pixel.r, pixel.g, pixel.b], expected).allSatisfy { abs(Int($0) - $1) <= 6 } && pixel.a == 255,
+                "frame \(index): \(pixel)")
         }
         // The frame limit holds for GIF output too.
-        let limited = try await render(["rs:fit:32:32"], file: "a.webp", data: data, ext: "gif",
-                                       config: Harness.configuration { $0.maxAnimationFrames = 3 })
+        let limited = try await render(
+            ["rs:fit:32:32"], file: "a.webp", data: data, ext: "gif",
+            config: Harness.configuration { $0.maxAnimationFrames = 3 })
         #expect(limited.status.code == 413, "\(limited.text)")
     }
 

@@ -14,7 +14,8 @@ import Testing
         files["p.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
             try await Harness.withService(Harness.configuration { $0.cacheTTL = 3600 }) { client, _ in
-                let response = try await client.get(Harness.path(["rs:fit:100:100", "fn:holiday"], source: "\(base)/f/p.jpg", extension: "webp"))
+                let response = try await client.get(
+                    Harness.path(["rs:fit:100:100", "fn:holiday"], source: "\(base)/f/p.jpg", extension: "webp"))
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/webp")
                 #expect(response.headers[.contentLength] == String(response.data.count))
@@ -27,14 +28,16 @@ import Testing
                 let etag = try #require(response.headers[.eTag])
                 #expect(etag.hasPrefix("\"") && etag.hasSuffix("\"") && !etag.hasPrefix("W/"))
 
-                let again = try await client.get(Harness.path(["rs:fit:100:100", "fn:holiday"], source: "\(base)/f/p.jpg", extension: "webp"),
-                                                 headers: [.ifNoneMatch: etag])
+                let again = try await client.get(
+                    Harness.path(["rs:fit:100:100", "fn:holiday"], source: "\(base)/f/p.jpg", extension: "webp"),
+                    headers: [.ifNoneMatch: etag])
                 #expect(again.status == .notModified)
                 #expect(again.headers[.eTag] == etag && again.body.readableBytes == 0)
                 #expect(again.headers[.cacheControl] == "max-age=3600, public")
 
-                let busted = try await client.get(Harness.path(["rs:fit:100:100", "fn:holiday", "cb:2"], source: "\(base)/f/p.jpg", extension: "webp"),
-                                                  headers: [.ifNoneMatch: etag])
+                let busted = try await client.get(
+                    Harness.path(["rs:fit:100:100", "fn:holiday", "cb:2"], source: "\(base)/f/p.jpg", extension: "webp"),
+                    headers: [.ifNoneMatch: etag])
                 #expect(busted.status == .ok && busted.headers[.eTag] != etag)
                 let other = try await client.get(Harness.path(["rs:fit:100:100"], source: "\(base)/f/p.jpg", extension: "png"))
                 #expect(other.headers[.eTag] != etag)
@@ -49,7 +52,8 @@ import Testing
         try await withSourceServer(files) { base in
             try await Harness.withService(Harness.configuration()) { client, _ in
                 let expires = Int(Date().timeIntervalSince1970) + 600
-                let response = try await client.get(Harness.path(["w:50", "att:1", "exp:\(expires)"], source: "\(base)/f/p.jpg", extension: "jpg"))
+                let response = try await client.get(
+                    Harness.path(["w:50", "att:1", "exp:\(expires)"], source: "\(base)/f/p.jpg", extension: "jpg"))
                 #expect(response.headers[.contentDisposition] == "attachment; filename=\"p.jpg\"")
                 let maxAge = try #require(response.headers[.cacheControl]).split(separator: "=")[1].split(separator: ",")[0]
                 #expect(Int(maxAge)! <= 600 && Int(maxAge)! > 0)
@@ -63,7 +67,10 @@ import Testing
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
-            let signedConfig = Harness.configuration { $0.development = false; $0.signingKeys = [Harness.key] }
+            let signedConfig = Harness.configuration {
+                $0.development = false
+                $0.signingKeys = [Harness.key]
+            }
             try await Harness.withService(signedConfig) { client, _ in
                 let path = Harness.path(["w:40"], source: "\(base)/f/p.jpg", extension: "png")
                 #expect(try await client.get(Harness.signed(path)).status == .ok)
@@ -103,14 +110,16 @@ import Testing
                 #expect(hinted.headers[.vary]?.contains("Sec-CH-DPR") == true)
                 let plain = try await client.get(path)
                 #expect(try TestImages.decode(plain.data).bitmap.width == 100 && plain.headers[.eTag] != hinted.headers[.eTag])
-                let explicit = try await client.get(Harness.path(["w:100", "dpr:3"], source: "\(base)/f/p.jpg", extension: "png"),
-                                                    headers: [.init("DPR")!: "2"])
+                let explicit = try await client.get(
+                    Harness.path(["w:100", "dpr:3"], source: "\(base)/f/p.jpg", extension: "png"),
+                    headers: [.init("DPR")!: "2"])
                 #expect(try TestImages.decode(explicit.data).bitmap.width == 300)
             }
             // Off by default: the hint is ignored.
             try await Harness.withService(Harness.configuration()) { client, _ in
-                let response = try await client.get(Harness.path(["w:100"], source: "\(base)/f/p.jpg", extension: "png"),
-                                                    headers: [.init("DPR")!: "2"])
+                let response = try await client.get(
+                    Harness.path(["w:100"], source: "\(base)/f/p.jpg", extension: "png"),
+                    headers: [.init("DPR")!: "2"])
                 #expect(try TestImages.decode(response.data).bitmap.width == 100 && response.headers[.init("Accept-CH")!] == nil)
             }
         }
@@ -139,8 +148,9 @@ import Testing
             config.port = 0
             let renderer = try ImageRenderer(configuration: config, resolver: TableResolver())
             defer { try? FileManager.default.removeItem(at: config.cacheDirectory) }
-            let app = Application(router: IrisServerApplication.router(renderer: renderer),
-                                  configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            let app = Application(
+                router: IrisServerApplication.router(renderer: renderer),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             try await app.test(.live) { client in
                 let response = try await client.get(Harness.path(["rs:fill:120:80"], source: "\(base)/f/p.jpg", extension: "webp"))
                 #expect(response.status == .ok && response.headers[.contentType] == "image/webp")

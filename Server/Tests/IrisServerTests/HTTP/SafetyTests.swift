@@ -9,8 +9,10 @@ import Testing
 /// Each refusal of "safe by default", with its status. No test connects anywhere but
 /// 127.0.0.1: refused addresses are refused on the address, before any connection.
 @Suite struct SafetyTests {
-    func status(_ path: String, config: ServerConfiguration = Harness.configuration(),
-                resolver: TableResolver = TableResolver(), files: SourceFiles = SourceFiles()) async throws -> (Int, String) {
+    func status(
+        _ path: String, config: ServerConfiguration = Harness.configuration(),
+        resolver: TableResolver = TableResolver(), files: SourceFiles = SourceFiles()
+    ) async throws -> (Int, String) {
         try await Harness.withService(config, resolver: resolver) { client, _ in
             let response = try await client.get(path)
             return (response.status.code, response.text)
@@ -18,8 +20,10 @@ import Testing
     }
 
     @Test func forbiddenAddressesAreRefusedBeforeConnecting() async throws {
-        for source in ["http://169.254.169.254/latest/meta-data", "http://10.0.0.1/a.jpg", "http://[fe80::1]/a.jpg",
-                       "http://0.0.0.0/a.jpg", "http://224.0.0.1/a.jpg", "http://metadata.test/a.jpg", "http://intranet.test/a.jpg"] {
+        for source in [
+            "http://169.254.169.254/latest/meta-data", "http://10.0.0.1/a.jpg", "http://[fe80::1]/a.jpg",
+            "http://0.0.0.0/a.jpg", "http://224.0.0.1/a.jpg", "http://metadata.test/a.jpg", "http://intranet.test/a.jpg",
+        ] {
             let resolver = TableResolver(names: ["metadata.test": ["169.254.169.254"], "intranet.test": ["93.184.216.34", "192.168.0.7"]])
             let (code, text) = try await status(Harness.path(["w:10"], source: source), resolver: resolver)
             #expect(code == 403, "\(source): \(text)")
@@ -27,8 +31,9 @@ import Testing
         // Loopback only when allowed.
         let strict = Harness.configuration { $0.sourcePolicy.allowedAddressKinds = [.global] }
         for source in ["http://[::1]/a.jpg", "http://127.0.0.1/a.jpg", "http://localhost.test/a.jpg"] {
-            let (code, _) = try await status(Harness.path(["w:10"], source: source), config: strict,
-                                             resolver: TableResolver(names: ["localhost.test": ["::1"]]))
+            let (code, _) = try await status(
+                Harness.path(["w:10"], source: source), config: strict,
+                resolver: TableResolver(names: ["localhost.test": ["::1"]]))
             #expect(code == 403, "\(source)")
         }
     }
@@ -154,7 +159,8 @@ import Testing
                     for index in 0..<20 {
                         group.addTask {
                             let width = 20 + index % 5 * 10
-                            return try await client.get(Harness.path(["w:\(width)"], source: "\(base)/gated/p.jpg", extension: "png")).status.code
+                            return try await client.get(Harness.path(["w:\(width)"], source: "\(base)/gated/p.jpg", extension: "png"))
+                                .status.code
                         }
                     }
                     // Every request is in before the one download may answer.
@@ -175,13 +181,21 @@ import Testing
         files["p.jpg"] = try TestImages.photo()
         files["q.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
-            let config = Harness.configuration { $0.maxConcurrentRenders = 1; $0.maxQueuedRenders = 1; $0.retryAfterSeconds = 2 }
+            let config = Harness.configuration {
+                $0.maxConcurrentRenders = 1
+                $0.maxQueuedRenders = 1
+                $0.retryAfterSeconds = 2
+            }
             try await Harness.withService(config) { client, renderer in
-                let first = Task { try await client.get(Harness.path(["w:30"], source: "\(base)/gated/p.jpg", extension: "png")).status.code }
-                let second = Task { try await client.get(Harness.path(["w:31"], source: "\(base)/gated/q.jpg", extension: "png")).status.code }
+                let first = Task {
+                    try await client.get(Harness.path(["w:30"], source: "\(base)/gated/p.jpg", extension: "png")).status.code
+                }
+                let second = Task {
+                    try await client.get(Harness.path(["w:31"], source: "\(base)/gated/q.jpg", extension: "png")).status.code
+                }
                 var arrivals = files.arrivals.makeAsyncIterator()
                 _ = await arrivals.next()
-                _ = await arrivals.next()                  // both admitted, both waiting for their sources
+                _ = await arrivals.next()  // both admitted, both waiting for their sources
                 #expect(renderer.gate.load.running == 0 && renderer.gate.load.waiting == 2)
                 var refused = 0
                 for index in 0..<5 {
@@ -207,13 +221,21 @@ import Testing
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
-            let config = Harness.configuration { $0.maxConcurrentRenders = 1; $0.maxQueuedRenders = 1 }
+            let config = Harness.configuration {
+                $0.maxConcurrentRenders = 1
+                $0.maxQueuedRenders = 1
+            }
             try await Harness.withService(config) { client, renderer in
-                let held = Task { try await client.get(Harness.path(["w:30"], source: "\(base)/gated/p.jpg", extension: "png")).status.code }
+                let held = Task {
+                    try await client.get(Harness.path(["w:30"], source: "\(base)/gated/p.jpg", extension: "png")).status.code
+                }
                 var arrivals = files.arrivals.makeAsyncIterator()
-                _ = await arrivals.next()                  // its download has begun, and waits
+                _ = await arrivals.next()  // its download has begun, and waits
                 // A hang detector: without the fix, the request below waits for the slot until this opens the gate.
-                let opener = Task { try await Task.sleep(for: .seconds(20)); files.gate.open() }
+                let opener = Task {
+                    try await Task.sleep(for: .seconds(20))
+                    files.gate.open()
+                }
                 let other = try await client.get(Harness.path(["w:31"], source: "\(base)/f/p.jpg", extension: "png"))
                 #expect(other.status == .ok)
                 #expect(renderer.gate.load.running == 0 && renderer.gate.load.waiting == 1)  // the first still waits for its source
@@ -242,7 +264,8 @@ import Testing
                 let codes = try await withThrowingTaskGroup(of: Int.self) { group in
                     for index in 0..<100 {
                         group.addTask {
-                            try await client.get(Harness.path(["w:\(20 + index)"], source: "\(base)/gated/p.jpg", extension: "webp")).status.code
+                            try await client.get(Harness.path(["w:\(20 + index)"], source: "\(base)/gated/p.jpg", extension: "webp")).status
+                                .code
                         }
                     }
                     // Every request is admitted and waiting for the one download before it answers.
@@ -254,7 +277,8 @@ import Testing
                     for try await code in group { codes.append(code) }
                     return codes
                 }
-                #expect(codes.count == 100 && codes.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: codes, by: { $0 }).mapValues(\.count))")
+                #expect(
+                    codes.count == 100 && codes.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: codes, by: { $0 }).mapValues(\.count))")
                 #expect(files.count("p.jpg") == 1)
                 #expect(renderer.gate.load.running == 0 && renderer.gate.load.waiting == 0)
             }

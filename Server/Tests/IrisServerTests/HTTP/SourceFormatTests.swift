@@ -7,7 +7,10 @@ import Testing
 
 /// Sources imgproxy reads that Iris reads through Debian's libraries (TIFF with libtiff, BMP and
 /// ICO with gdk-pixbuf), written by ImageMagick; and SVG, which the service refuses.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/convert"), "SKIPPED: convert not installed; run scripts/install-deps (imagemagick)"))
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/convert"),
+        "SKIPPED: convert not installed; run scripts/install-deps (imagemagick)"))
 struct SourceFormatTests {
     /// The 400×300 red-over-blue picture, converted by ImageMagick to `name`'s format (`BMP3:`
     /// and the like select a variant).
@@ -45,10 +48,12 @@ struct SourceFormatTests {
         }
     }
 
-    @Test("TIFF, BMP and ICO sources are resized like any other", arguments: [
-        ("image.tif", ["-compress", "lzw"]), ("v5.bmp", []), ("BMP3:v3.bmp", []),
-        ("icon.ico", ["-resize", "64x48!", "-define", "icon:auto-resize=16,48"]),
-    ] as [(String, [String])])
+    @Test(
+        "TIFF, BMP and ICO sources are resized like any other",
+        arguments: [
+            ("image.tif", ["-compress", "lzw"]), ("v5.bmp", []), ("BMP3:v3.bmp", []),
+            ("icon.ico", ["-resize", "64x48!", "-define", "icon:auto-resize=16,48"]),
+        ] as [(String, [String])])
     func readFormats(name: String, arguments: [String]) async throws {
         let data = try await Self.converted(name, arguments)
         let file = name.split(separator: ":").last.map(String.init)!

@@ -6,7 +6,9 @@ import Testing
 
 /// A video source is served as its poster, a still in the format asked for or negotiated (as
 /// imgproxy's video thumbnails are), never as an animation of the whole clip.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "SKIPPED: ffmpeg not installed; run scripts/install-deps"))
+@Suite(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "SKIPPED: ffmpeg not installed; run scripts/install-deps")
+)
 struct VideoSourceTests {
     /// A 2-second 320×240 H.264 clip made by Debian's ffmpeg from its test pattern, starting
     /// with 0.4 s of black.
@@ -15,9 +17,11 @@ struct VideoSourceTests {
         defer { try? FileManager.default.removeItem(at: url) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=0.4",
-                             "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1.6",
-                             "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path]
+        process.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=0.4",
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1.6",
+            "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path,
+        ]
         process.standardError = FileHandle.nullDevice
         try process.run()
         // The wait on a thread of its own, never the cooperative pool's.
@@ -95,7 +99,10 @@ struct VideoSourceTests {
         files["clip.mp4"] = try await Self.clip()
         files["p.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
-            let config = Harness.configuration { $0.videoSources = true; $0.videoPosterExecutable = script.path }
+            let config = Harness.configuration {
+                $0.videoSources = true
+                $0.videoPosterExecutable = script.path
+            }
             try await Harness.withService(config) { client, _ in
                 let path = Harness.path(["rs:fit:160:160"], source: "\(base)/f/clip.mp4", extension: "png")
                 let crashed = try await client.get(path)

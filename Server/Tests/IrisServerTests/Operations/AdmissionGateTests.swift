@@ -19,11 +19,11 @@ import Testing
     /// the queue: the slot then goes to the next one, not to it.
     @Test func aRequestWaitingPastTheQueueTimeoutIs429() async throws {
         let gate = AdmissionGate(maxRunning: 1, maxWaiting: 10, queueTimeout: .milliseconds(50))
-        try await gate.enter()                      // held by the test until the end
+        try await gate.enter()  // held by the test until the end
         await #expect(throws: ServeError.self) { try await gate.enter(source: "a", bytes: 10) }
         #expect(gate.waitingBytes == 0)
         gate.leave()
-        try await gate.enter()                      // free again: taken at once
+        try await gate.enter()  // free again: taken at once
         gate.leave()
         #expect(gate.load.running == 0)
     }
@@ -35,10 +35,11 @@ import Testing
         try await gate.enter()
         var waiters: [Task<Void, any Error>] = []
         for _ in 0..<5 {
-            waiters.append(Task {
-                try await gate.enter(source: "one", bytes: 800)
-                gate.leave()
-            })
+            waiters.append(
+                Task {
+                    try await gate.enter(source: "one", bytes: 800)
+                    gate.leave()
+                })
         }
         while gate.waitingBytes < 800 { await Task.yield() }
         await #expect(throws: ServeError.self) { try await gate.enter(source: "two", bytes: 300) }

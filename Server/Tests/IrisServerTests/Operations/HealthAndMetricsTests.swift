@@ -56,7 +56,10 @@ import Testing
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
-            let config = Harness.configuration { $0.maxConcurrentRenders = 3; $0.maxQueuedRenders = 0 }
+            let config = Harness.configuration {
+                $0.maxConcurrentRenders = 3
+                $0.maxQueuedRenders = 0
+            }
             try await Harness.withService(config) { client, renderer in
                 let path = { @Sendable (width: Int) in Harness.path(["w:\(width)"], source: "\(base)/gated/p.jpg", extension: "png") }
                 try await withThrowingTaskGroup(of: Int.self) { group in
@@ -90,7 +93,8 @@ import Testing
         try await Harness.withService(Harness.configuration(), logger: log.logger) { client, _ in
             let given = try await client.get("/health", headers: [HTTPField.Name("X-Request-Id")!: "abc-123"])
             #expect(given.headers[HTTPField.Name("X-Request-Id")!] == "abc-123")
-            let made = try await client.get("/unsafe/bogus:1/plain/http://x.test/a.jpg", headers: [HTTPField.Name("X-Request-Id")!: "bad id!"])
+            let made = try await client.get(
+                "/unsafe/bogus:1/plain/http://x.test/a.jpg", headers: [HTTPField.Name("X-Request-Id")!: "bad id!"])
             let id = try #require(made.headers[HTTPField.Name("X-Request-Id")!])
             #expect(id.count == 32 && id != "bad id!")
             let lines = log.all.filter { $0.message == "request" }

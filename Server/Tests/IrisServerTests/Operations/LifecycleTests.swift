@@ -15,15 +15,20 @@ import Testing
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
         try await withSourceServer(files) { base in
-            let config = Harness.configuration { $0.port = 0; $0.metricsPort = 0; $0.drainLimit = .seconds(600) }
+            let config = Harness.configuration {
+                $0.port = 0
+                $0.metricsPort = 0
+                $0.drainLimit = .seconds(600)
+            }
             defer { try? FileManager.default.removeItem(at: config.cacheDirectory) }
             let renderer = try ImageRenderer(configuration: config)
             let drain = DrainState()
             let (ports, portsIn) = AsyncStream.makeStream(of: (String, Int).self)
-            let group = IrisServerService.group(configuration: config, renderer: renderer, drain: drain,
-                                                logger: Harness.quietLogger, signals: [],
-                                                onRunning: { portsIn.yield(("images", $0)) },
-                                                onMetricsRunning: { portsIn.yield(("metrics", $0)) })
+            let group = IrisServerService.group(
+                configuration: config, renderer: renderer, drain: drain,
+                logger: Harness.quietLogger, signals: [],
+                onRunning: { portsIn.yield(("images", $0)) },
+                onMetricsRunning: { portsIn.yield(("metrics", $0)) })
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 var listening: [String: Int] = [:]
@@ -59,13 +64,17 @@ import Testing
     }
 
     @Test func metricsAnswerOnTheirOwnPort() async throws {
-        let config = Harness.configuration { $0.port = 0; $0.metricsPort = 0 }
+        let config = Harness.configuration {
+            $0.port = 0
+            $0.metricsPort = 0
+        }
         defer { try? FileManager.default.removeItem(at: config.cacheDirectory) }
         let renderer = try ImageRenderer(configuration: config)
         let (ports, portsIn) = AsyncStream.makeStream(of: (String, Int).self)
-        let group = IrisServerService.group(configuration: config, renderer: renderer, logger: Harness.quietLogger, signals: [],
-                                            onRunning: { portsIn.yield(("images", $0)) },
-                                            onMetricsRunning: { portsIn.yield(("metrics", $0)) })
+        let group = IrisServerService.group(
+            configuration: config, renderer: renderer, logger: Harness.quietLogger, signals: [],
+            onRunning: { portsIn.yield(("images", $0)) },
+            onMetricsRunning: { portsIn.yield(("metrics", $0)) })
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var listening: [String: Int] = [:]
@@ -94,12 +103,16 @@ import Testing
     /// file descriptor each for ever: 1 000 of them exhaust a default limit). The wait is for the
     /// server's close; the suite's time limit only detects a hang.
     @Test func idleConnectionsAreClosed() async throws {
-        let config = Harness.configuration { $0.port = 0; $0.idleTimeout = .seconds(1) }
+        let config = Harness.configuration {
+            $0.port = 0
+            $0.idleTimeout = .seconds(1)
+        }
         defer { try? FileManager.default.removeItem(at: config.cacheDirectory) }
         let renderer = try ImageRenderer(configuration: config)
         let (ports, portsIn) = AsyncStream.makeStream(of: Int.self)
-        let group = IrisServerService.group(configuration: config, renderer: renderer, logger: Harness.quietLogger, signals: [],
-                                            onRunning: { portsIn.yield($0) })
+        let group = IrisServerService.group(
+            configuration: config, renderer: renderer, logger: Harness.quietLogger, signals: [],
+            onRunning: { portsIn.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()
@@ -129,7 +142,8 @@ import Testing
     static func get(_ url: String) async throws -> Answer {
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(600))
         let body = try await response.body.collect(upTo: 16 << 20)
-        return Answer(status: Int(response.status.code), contentType: response.headers.first(name: "content-type"),
-                      body: Data(body.readableBytesView))
+        return Answer(
+            status: Int(response.status.code), contentType: response.headers.first(name: "content-type"),
+            body: Data(body.readableBytesView))
     }
 }

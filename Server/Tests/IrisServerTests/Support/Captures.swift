@@ -28,8 +28,10 @@ final class CapturedLog: Sendable {
         }
         func log(event: LogEvent) {
             let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            log.append(Line(level: event.level, message: event.message.description,
-                            metadata: merged.mapValues { $0.description }))
+            log.append(
+                Line(
+                    level: event.level, message: event.message.description,
+                    metadata: merged.mapValues { $0.description }))
         }
     }
 }

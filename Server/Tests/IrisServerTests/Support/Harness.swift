@@ -37,9 +37,11 @@ struct Harness {
     }
 
     /// Runs `body` with Hummingbird's test client over the service's router.
-    static func withService<T: Sendable>(_ config: ServerConfiguration, resolver: TableResolver = TableResolver(),
-                                         drain: DrainState = DrainState(), logger: Logger = Harness.quietLogger,
-                                         _ body: @Sendable (any TestClientProtocol, ImageRenderer) async throws -> T) async throws -> T {
+    static func withService<T: Sendable>(
+        _ config: ServerConfiguration, resolver: TableResolver = TableResolver(),
+        drain: DrainState = DrainState(), logger: Logger = Harness.quietLogger,
+        _ body: @Sendable (any TestClientProtocol, ImageRenderer) async throws -> T
+    ) async throws -> T {
         let renderer = try ImageRenderer(configuration: config, resolver: resolver)
         defer { removeCaches(of: config) }
         let app = Application(router: IrisServerApplication.router(renderer: renderer, drain: drain, logger: logger))

@@ -66,7 +66,8 @@ func withSourceServer<T: Sendable>(_ files: SourceFiles, _ body: @Sendable (_ ba
         let name = try context.parameters.require("name")
         files.counted(name)
         guard let data = files[name] else { return Response(status: .notFound) }
-        return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
     router.get("/gated/:name") { _, context -> Response in
         let name = try context.parameters.require("name")
@@ -80,15 +81,17 @@ func withSourceServer<T: Sendable>(_ files: SourceFiles, _ body: @Sendable (_ ba
         let name = try context.parameters.require("name")
         files.counted(name)
         let data = files[name] ?? Data()
-        return Response(status: .ok, body: ResponseBody { writer in
-            var offset = 0
-            while offset < data.count {
-                let end = min(data.count, offset + 65_536)
-                try await writer.write(ByteBuffer(bytes: data[offset..<end]))
-                offset = end
-            }
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: .ok,
+            body: ResponseBody { writer in
+                var offset = 0
+                while offset < data.count {
+                    let end = min(data.count, offset + 65_536)
+                    try await writer.write(ByteBuffer(bytes: data[offset..<end]))
+                    offset = end
+                }
+                try await writer.finish(nil)
+            })
     }
     router.get("/redirect") { request, _ -> Response in
         files.counted("redirect")
@@ -102,7 +105,10 @@ func withSourceServer<T: Sendable>(_ files: SourceFiles, _ body: @Sendable (_ ba
     }
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     return try await app.test(.live) { client in
-        defer { files.hang.open(); files.gate.open() }
+        defer {
+            files.hang.open()
+            files.gate.open()
+        }
         return try await body("http://127.0.0.1:\(client.port!)")
     }
 }

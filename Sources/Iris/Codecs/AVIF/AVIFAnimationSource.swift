@@ -33,8 +33,10 @@ struct AVIFAnimationSource: AnimationFrameSource {
                 try limits.check(width: canvas.width, height: canvas.height, format: .avif)
                 let durations = (0..<reader.frameCount).map { reader.duration(at: $0) }
                 let keyFrames = (0..<reader.frameCount).map { min($0, reader.keyFrame(atOrBefore: $0)) }
-                return .success(AVIFAnimationSource(data: data, canvas: canvas, frameCount: reader.frameCount,
-                                                    durations: durations, keyFrames: keyFrames, maxPixels: limits.maxPixels))
+                return .success(
+                    AVIFAnimationSource(
+                        data: data, canvas: canvas, frameCount: reader.frameCount,
+                        durations: durations, keyFrames: keyFrames, maxPixels: limits.maxPixels))
             } catch {
                 return .failure(error)
             }
@@ -54,8 +56,9 @@ struct AVIFAnimationSource: AnimationFrameSource {
     var maximumWorkingBytes: Int { canvas.pixelCount * 4 + canvas.width * 4 * (AVIFReader.stripRows + 2 * AVIFReader.stripMargin) }
 
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
-        try AVIFFrameDecoder(data: data, frameSize: frameSize, kernel: kernel, frameCount: frameCount, keyFrames: keyFrames,
-                             maxPixels: maxPixels)
+        try AVIFFrameDecoder(
+            data: data, frameSize: frameSize, kernel: kernel, frameCount: frameCount, keyFrames: keyFrames,
+            maxPixels: maxPixels)
     }
 }
 

@@ -31,8 +31,10 @@ struct AVIFDecoder: ImageDecoding {
                     throw .invalidDimensions(format: .avif, width: stored.width, height: stored.height)
                 }
                 let shown = reader.frameCount == 1 && reader.orientation.swapsDimensions ? stored.transposed : stored
-                return .success(ImageHeader(format: .avif, width: shown.width, height: shown.height,
-                                            hasAlpha: reader.hasAlpha, frameCount: max(1, reader.frameCount)))
+                return .success(
+                    ImageHeader(
+                        format: .avif, width: shown.width, height: shown.height,
+                        hasAlpha: reader.hasAlpha, frameCount: max(1, reader.frameCount)))
             } catch {
                 return .failure(error)
             }

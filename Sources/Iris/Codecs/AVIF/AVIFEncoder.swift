@@ -24,8 +24,11 @@ struct AVIFEncoder: ImageEncoding {
         }
         let source = bitmap.format == .gray8 ? bitmap.converted(to: .rgbx8) : bitmap
         let lossless = options.lossless
-        guard let image = avifImageCreate(UInt32(source.width), UInt32(source.height), 8,
-                                          lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420) else {
+        guard
+            let image = avifImageCreate(
+                UInt32(source.width), UInt32(source.height), 8,
+                lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420)
+        else {
             throw .encodingFailed(format: .avif, reason: "libavif could not make an image")
         }
         defer { avifImageDestroy(image) }

@@ -17,7 +17,8 @@ enum AVIFSpatialExtent {
             var at = 4
             while at + 16 <= end {
                 if bytes[at] == 0x69, bytes[at + 1] == 0x73, bytes[at + 2] == 0x70, bytes[at + 3] == 0x65,
-                   u32(at - 4) == 20 {
+                    u32(at - 4) == 20
+                {
                     return PixelSize(width: u32(at + 8), height: u32(at + 12))
                 }
                 at += 1

@@ -30,8 +30,10 @@ extension ImageDecoderRegistry {
         return try await decodeAwaiting(file.data, options: options, releasingInput: { file.releasePages(before: $0) })
     }
 
-    private func decodeAwaiting(_ data: Data, options: DecodeOptions,
-                                releasingInput: (@Sendable (Int) -> Void)?) async throws(ImageError) -> LoadedImage {
+    private func decodeAwaiting(
+        _ data: Data, options: DecodeOptions,
+        releasingInput: (@Sendable (Int) -> Void)?
+    ) async throws(ImageError) -> LoadedImage {
         // Where no decoder is asynchronous (Linux), nothing is looked up here.
         guard hasAsyncDecoder else { return try decode(data, options: options, releasingInput: releasingInput) }
         let found = try decoderAndFormat(of: data)

@@ -35,10 +35,12 @@ public struct DecodeOptions: Sendable, Hashable {
     var posterTime = VideoPosterTime.none
 
     /// Makes options.
-    public init(target: DecodeTarget? = nil, appliesOrientation: Bool = true,
-                kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default,
-                allowsPartialData: Bool = false, animationBufferBytes: Int? = nil,
-                colorManagement: ColorManagement? = nil) {
+    public init(
+        target: DecodeTarget? = nil, appliesOrientation: Bool = true,
+        kernel: ResamplingKernel = .lanczos3, limits: DecodingLimits = .default,
+        allowsPartialData: Bool = false, animationBufferBytes: Int? = nil,
+        colorManagement: ColorManagement? = nil
+    ) {
         self.target = target
         self.appliesOrientation = appliesOrientation
         self.kernel = kernel

@@ -71,8 +71,10 @@ public struct ImageDecoderRegistry: Sendable {
 
     /// The decode itself; `found` is the decoder and format of `data` when the caller has
     /// already sniffed them (``decodeAwaiting(_:options:)``), so they are not looked for twice.
-    func decode(_ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?,
-                found: (any ImageDecoding, ImageFormat)? = nil) throws(ImageError) -> LoadedImage {
+    func decode(
+        _ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?,
+        found: (any ImageDecoding, ImageFormat)? = nil
+    ) throws(ImageError) -> LoadedImage {
         var options = effective(options)
         let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput, found: found)
         try options.limits.check(header)
@@ -81,8 +83,9 @@ public struct ImageDecoderRegistry: Sendable {
         // has a duration, and may not be the default image a still decoder shows. A video over
         // the frame limit is its poster alone (``DecodingLimits/check(_:)``).
         if header.isAnimated, !options.allowsPartialData, decodesAnimations, header.frameCount <= options.limits.maxFrames,
-           let source = try decoder.animationSource(for: data, limits: options.limits),
-           source.frameCount > 1 || (source.frameCount == 1 && header.frameCount == 1) {
+            let source = try decoder.animationSource(for: data, limits: options.limits),
+            source.frameCount > 1 || (source.frameCount == 1 && header.frameCount == 1)
+        {
             var image = try decodeAnimation(source, header: header, data: data, options: options)
             image.video = Self.video(data, header: header, options: options)
             return image
@@ -97,7 +100,7 @@ public struct ImageDecoderRegistry: Sendable {
     func effective(_ options: DecodeOptions) -> DecodeOptions {
         var options = options
         options.keepsStraightAlpha = options.keepsStraightAlpha || keepsStraightAlpha
-        options.colorManagement = options.colorManagement ?? colorManagement   // what the decoder (and an animation) sees
+        options.colorManagement = options.colorManagement ?? colorManagement  // what the decoder (and an animation) sees
         options.videoPoster = videoPoster
         return options
     }
@@ -122,9 +125,10 @@ public struct ImageDecoderRegistry: Sendable {
         let orientation = options.appliesOrientation ? header.orientation : .up
         var bitmap = (options.colorManagement ?? colorManagement).apply(to: decoded)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
-        return LoadedImage(bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
-                           orientation: header.orientation, isPreview: options.allowsPartialData,
-                           video: Self.video(data, header: header, options: options))
+        return LoadedImage(
+            bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
+            orientation: header.orientation, isPreview: options.allowsPartialData,
+            video: Self.video(data, header: header, options: options))
     }
 
     /// The clip a video's poster stands for, kept with it so that a view can play it; `nil` for
@@ -140,13 +144,16 @@ public struct ImageDecoderRegistry: Sendable {
     }
 
     /// Frame 0 of `source` at the target, and the lazy animation of all its frames.
-    private func decodeAnimation(_ source: any AnimationFrameSource, header: ImageHeader, data: Data,
-                                 options: DecodeOptions) throws(ImageError) -> LoadedImage {
+    private func decodeAnimation(
+        _ source: any AnimationFrameSource, header: ImageHeader, data: Data,
+        options: DecodeOptions
+    ) throws(ImageError) -> LoadedImage {
         var source = source
         // Every frame in the file's declared colour space, converted or kept as asked.
         if let space = EmbeddedColorSpace.ofAnimation(data, format: header.format), !space.isSRGB {
-            source = ColorManagedAnimationSource(base: source, colorSpace: space,
-                                                 management: options.colorManagement ?? colorManagement)
+            source = ColorManagedAnimationSource(
+                base: source, colorSpace: space,
+                management: options.colorManagement ?? colorManagement)
         }
         let canvas = source.canvas
         try options.limits.check(width: canvas.width, height: canvas.height, format: header.format)
@@ -156,15 +163,18 @@ public struct ImageDecoderRegistry: Sendable {
         // The decoder for frame 0 is let go: a still shown from the cache holds no canvas; the
         // animation makes its own when it is played.
         let first = try source.makeDecoder(frameSize: output, kernel: options.kernel).nextFrame()
-        let animation = Animation(source: source, frameSize: output, kernel: options.kernel,
-                                  bufferBytes: options.animationBufferBytes, first: first)
+        let animation = Animation(
+            source: source, frameSize: output, kernel: options.kernel,
+            bufferBytes: options.animationBufferBytes, first: first)
         // The still is frame 0 unless the source picks another (a video's poster).
         let still = try source.posterFrame(frameSize: output, first: first, options: options) ?? first
         return LoadedImage(bitmap: still, animation: animation, format: header.format, sourceSize: canvas)
     }
 
-    private func decoderAndHeader(for data: Data, releasingInput: ((Int) -> Void)?,
-                                  found: (any ImageDecoding, ImageFormat)? = nil) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
+    private func decoderAndHeader(
+        for data: Data, releasingInput: ((Int) -> Void)?,
+        found: (any ImageDecoding, ImageFormat)? = nil
+    ) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
         let (decoder, format): (any ImageDecoding, ImageFormat)
         if let found { (decoder, format) = found } else { (decoder, format) = try decoderAndFormat(of: data) }
         var header = try decoder.readHeader(data)

@@ -40,9 +40,11 @@ final class MappedFile: @unchecked Sendable {
             throw Self.error(url, "cannot map")
         }
         base = mapping
-        data = Data(bytesNoCopy: mapping, count: size, deallocator: .custom { pointer, count in
-            munmap(pointer, count)
-        })
+        data = Data(
+            bytesNoCopy: mapping, count: size,
+            deallocator: .custom { pointer, count in
+                munmap(pointer, count)
+            })
     }
 
     /// Drops the resident pages wholly before `offset` once another ``releaseStep`` has been

@@ -40,8 +40,9 @@ struct GIFDecoder: ImageDecoding {
                     frames += 1
                 }
             } catch {}
-            return ImageHeader(format: .gif, width: canvas.width, height: canvas.height,
-                               hasAlpha: Self.hasTransparency(first, canvas: canvas), frameCount: frames)
+            return ImageHeader(
+                format: .gif, width: canvas.width, height: canvas.height,
+                hasAlpha: Self.hasTransparency(first, canvas: canvas), frameCount: frames)
         }
     }
 

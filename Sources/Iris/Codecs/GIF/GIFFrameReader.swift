@@ -40,17 +40,19 @@ struct GIFFrameReader: AnimationFramePixelReader {
                     if case .overLimit = error { throw error }
                     break
                 }
-                frames.append(AnimationFrameInfo(
-                    x: frame.left, y: frame.top, width: frame.width, height: frame.height,
-                    duration: Double(frame.delay) / 100, disposal: disposal(frame.disposal), blend: .over,
-                    isOpaque: frame.isOpaque))
+                frames.append(
+                    AnimationFrameInfo(
+                        x: frame.left, y: frame.top, width: frame.width, height: frame.height,
+                        duration: Double(frame.delay) / 100, disposal: disposal(frame.disposal), blend: .over,
+                        isOpaque: frame.isOpaque))
                 offsets.append(start)
                 try limits.check(frames: frames.count)
             }
             guard !frames.isEmpty else { throw .decodingFailed(format: .gif, reason: "the file holds no image") }
             let loops = reader.loopCount.map { $0 == 0 ? 0 : $0 + 1 } ?? 1
-            return ComposedAnimationSource(canvas: canvas, frames: frames, loopCount: loops,
-                                           reader: GIFFrameReader(data: data, recordOffsets: offsets))
+            return ComposedAnimationSource(
+                canvas: canvas, frames: frames, loopCount: loops,
+                reader: GIFFrameReader(data: data, recordOffsets: offsets))
         }
     }
 
@@ -58,7 +60,7 @@ struct GIFFrameReader: AnimationFramePixelReader {
         switch method {
         case 2: .background
         case 3: .previous
-        default: .none      // 0 (unspecified), 1 (keep) and the undefined 4–7
+        default: .none  // 0 (unspecified), 1 (keep) and the undefined 4–7
         }
     }
 
@@ -69,8 +71,9 @@ struct GIFFrameReader: AnimationFramePixelReader {
                 throw .truncated(format: .gif, received: data.count, expected: nil)
             }
             let width = frame.width
-            var pixels = FramePixels(width: width, height: frame.height,
-                                     bytes: [UInt8](repeating: 0, count: width * frame.height * 4))
+            var pixels = FramePixels(
+                width: width, height: frame.height,
+                bytes: [UInt8](repeating: 0, count: width * frame.height * 4))
             var indices = [UInt8](repeating: 0, count: width)
             let rows = GIFFrameReader.storedRowOrder(height: frame.height, interlaced: frame.interlaced)
             for y in rows {

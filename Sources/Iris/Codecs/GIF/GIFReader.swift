@@ -166,9 +166,10 @@ final class GIFReader {
                 for channel in 0..<4 { palette[transparent * 4 + channel] = 0 }
             }
         }
-        return GIFFrameInfo(left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),
-                            interlaced: image.Interlace, palette: palette, transparentIndex: transparent,
-                            hasColourTable: map != nil, delay: delay, disposal: disposal)
+        return GIFFrameInfo(
+            left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),
+            interlaced: image.Interlace, palette: palette, transparentIndex: transparent,
+            hasColourTable: map != nil, delay: delay, disposal: disposal)
     }
 
     // MARK: - Errors
@@ -185,8 +186,10 @@ final class GIFReader {
         let code = file.pointee.Error
         if code == D_GIF_ERR_READ_FAILED, input.offset > 0, input.offset < input.bytes.count {
             let codeSize = input.bytes[input.offset - 1]
-            throw .decodingFailed(format: .gif, reason: "the LZW minimum code size is \(codeSize), which giflib rejects (GIF allows 2–8, giflib at most 11): "
-                                  + "giflib error \(code), \(Self.giflibMessage(code))")
+            throw .decodingFailed(
+                format: .gif,
+                reason: "the LZW minimum code size is \(codeSize), which giflib rejects (GIF allows 2–8, giflib at most 11): "
+                    + "giflib error \(code), \(Self.giflibMessage(code))")
         }
         throw Self.error(code: code, input: input)
     }
@@ -212,7 +215,9 @@ final class GIFReader {
     }
 
     /// giflib's read callback: copies the next bytes of the input.
-    private static func read(_ file: UnsafeMutablePointer<GifFileType>?, _ buffer: UnsafeMutablePointer<GifByteType>?, _ length: Int32) -> Int32 {
+    private static func read(
+        _ file: UnsafeMutablePointer<GifFileType>?, _ buffer: UnsafeMutablePointer<GifByteType>?, _ length: Int32
+    ) -> Int32 {
         guard let file, let buffer, let context = file.pointee.UserData else { return 0 }
         let input = Unmanaged<Input>.fromOpaque(context).takeUnretainedValue()
         let count = max(0, min(Int(length), input.bytes.count - input.offset))

@@ -72,13 +72,15 @@ struct HEIFDecoder: ImageDecoding {
         let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
         let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
         guard width == source.width, height == source.height, Int(stride) >= width * 4 else {
-            throw .decodingFailed(format: .heic, reason: "libheif decoded \(width)×\(height), the header said \(source.width)×\(source.height)")
+            throw .decodingFailed(
+                format: .heic, reason: "libheif decoded \(width)×\(height), the header said \(source.width)×\(source.height)")
         }
         // An image stored with premultiplied alpha comes back premultiplied: keep it as it is.
         let premultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
-        return StraightRGBARows.bitmap(pixels: UnsafeRawPointer(pixels), stride: Int(stride), source: source,
-                                       hasAlpha: hasAlpha, alreadyPremultiplied: premultiplied,
-                                       output: output, kernel: context.options.kernel)
+        return StraightRGBARows.bitmap(
+            pixels: UnsafeRawPointer(pixels), stride: Int(stride), source: source,
+            hasAlpha: hasAlpha, alreadyPremultiplied: premultiplied,
+            output: output, kernel: context.options.kernel)
     }
 }
 #endif

@@ -17,7 +17,8 @@ enum HEIFThumbnail {
         for id in ids.prefix(listed) {
             var thumbnail: OpaquePointer?
             guard heif_image_handle_get_thumbnail(image.handle, id, &thumbnail).code == heif_error_Ok,
-                  let thumbnail else { continue }
+                let thumbnail
+            else { continue }
             let size = PixelSize(width: Int(heif_image_handle_get_width(thumbnail)), height: Int(heif_image_handle_get_height(thumbnail)))
             let sameAspect = abs(size.width * main.height - size.height * main.width) <= max(main.width, main.height)
             let fits = size.width >= output.width && size.height >= output.height && size.pixelCount < main.pixelCount

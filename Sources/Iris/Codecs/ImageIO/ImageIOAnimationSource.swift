@@ -38,8 +38,11 @@ struct ImageIOAnimationSource: AnimationFrameSource {
         let container = (CGImageSourceCopyProperties(image, nil) as? [CFString: Any])?[keys.dictionary] as? [CFString: Any] ?? [:]
         let first = CGImageSourceCopyPropertiesAtIndex(image, 0, nil) as? [CFString: Any] ?? [:]
         let firstFormat = first[keys.dictionary] as? [CFString: Any] ?? [:]
-        let width = container[keys.canvasWidth] as? Int ?? firstFormat[keys.canvasWidth] as? Int ?? first[kCGImagePropertyPixelWidth] as? Int ?? 0
-        let height = container[keys.canvasHeight] as? Int ?? firstFormat[keys.canvasHeight] as? Int ?? first[kCGImagePropertyPixelHeight] as? Int ?? 0
+        let width =
+            container[keys.canvasWidth] as? Int ?? firstFormat[keys.canvasWidth] as? Int ?? first[kCGImagePropertyPixelWidth] as? Int ?? 0
+        let height =
+            container[keys.canvasHeight] as? Int ?? firstFormat[keys.canvasHeight] as? Int ?? first[kCGImagePropertyPixelHeight] as? Int
+            ?? 0
         try limits.check(width: width, height: height, format: format)
         let durations = (0..<count).map { index -> Double in
             let properties = CGImageSourceCopyPropertiesAtIndex(image, index, nil) as? [CFString: Any]
@@ -53,8 +56,9 @@ struct ImageIOAnimationSource: AnimationFrameSource {
         } else {
             loopCount = stated ?? 0
         }
-        return ImageIOAnimationSource(data: data, format: format, canvas: PixelSize(width: width, height: height),
-                                      loopCount: loopCount, durations: durations)
+        return ImageIOAnimationSource(
+            data: data, format: format, canvas: PixelSize(width: width, height: height),
+            loopCount: loopCount, durations: durations)
     }
 
     /// The property keys of one format's ImageIO dictionary.
@@ -66,15 +70,18 @@ struct ImageIOAnimationSource: AnimationFrameSource {
             case .gif:
                 (dictionary, loopCount, delay, unclampedDelay, canvasWidth, canvasHeight) = (
                     kCGImagePropertyGIFDictionary, kCGImagePropertyGIFLoopCount, kCGImagePropertyGIFDelayTime,
-                    kCGImagePropertyGIFUnclampedDelayTime, kCGImagePropertyGIFCanvasPixelWidth, kCGImagePropertyGIFCanvasPixelHeight)
+                    kCGImagePropertyGIFUnclampedDelayTime, kCGImagePropertyGIFCanvasPixelWidth, kCGImagePropertyGIFCanvasPixelHeight
+                )
             case .png:
                 (dictionary, loopCount, delay, unclampedDelay, canvasWidth, canvasHeight) = (
                     kCGImagePropertyPNGDictionary, kCGImagePropertyAPNGLoopCount, kCGImagePropertyAPNGDelayTime,
-                    kCGImagePropertyAPNGUnclampedDelayTime, kCGImagePropertyAPNGCanvasPixelWidth, kCGImagePropertyAPNGCanvasPixelHeight)
+                    kCGImagePropertyAPNGUnclampedDelayTime, kCGImagePropertyAPNGCanvasPixelWidth, kCGImagePropertyAPNGCanvasPixelHeight
+                )
             case .webp:
                 (dictionary, loopCount, delay, unclampedDelay, canvasWidth, canvasHeight) = (
                     kCGImagePropertyWebPDictionary, kCGImagePropertyWebPLoopCount, kCGImagePropertyWebPDelayTime,
-                    kCGImagePropertyWebPUnclampedDelayTime, kCGImagePropertyWebPCanvasPixelWidth, kCGImagePropertyWebPCanvasPixelHeight)
+                    kCGImagePropertyWebPUnclampedDelayTime, kCGImagePropertyWebPCanvasPixelWidth, kCGImagePropertyWebPCanvasPixelHeight
+                )
             default:
                 return nil
             }
@@ -108,8 +115,11 @@ final class ImageIOFrameDecoder: AnimationFrameDecoder {
         }
         // Rows aligned as Core Animation draws them in place: drawing into them costs the same,
         // while an unaligned frame would be copied on the main thread at every commit.
-        guard let bitmap = Bitmap.drawing(frame, width: frameSize.width, height: frameSize.height, opaque: false,
-                                            rowAlignment: Bitmap.displayRowAlignment) else {
+        guard
+            let bitmap = Bitmap.drawing(
+                frame, width: frameSize.width, height: frameSize.height, opaque: false,
+                rowAlignment: Bitmap.displayRowAlignment)
+        else {
             throw .decodingFailed(format: source.format, reason: "could not create a bitmap context")
         }
         nextIndex += 1

@@ -26,14 +26,16 @@ struct ImageIODecoder: ImageDecoding {
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let format = FormatSniffer.format(of: data)
         guard let source = CGImageSourceCreateWithData(data as CFData, nil),
-              let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
-              let width = properties[kCGImagePropertyPixelWidth] as? Int,
-              let height = properties[kCGImagePropertyPixelHeight] as? Int else {
+            let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+            let width = properties[kCGImagePropertyPixelWidth] as? Int,
+            let height = properties[kCGImagePropertyPixelHeight] as? Int
+        else {
             throw .decodingFailed(format: format, reason: "ImageIO could not read the header")
         }
         let hasAlpha = properties[kCGImagePropertyHasAlpha] as? Bool ?? false
-        return ImageHeader(format: format, width: width, height: height, hasAlpha: hasAlpha,
-                           frameCount: max(1, CGImageSourceGetCount(source)))
+        return ImageHeader(
+            format: format, width: width, height: height, hasAlpha: hasAlpha,
+            frameCount: max(1, CGImageSourceGetCount(source)))
     }
 
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
@@ -52,11 +54,15 @@ struct ImageIODecoder: ImageDecoding {
             throw .decodingFailed(format: format, reason: "ImageIO could not decode the image")
         }
         // Drawn in the image's own space when it is kept (Display P3 stays P3), else in sRGB.
-        let (space, tag) = ColorSpace.drawingSpace(for: image.colorSpace,
-                                                   management: context.options.colorManagement ?? .platformDefault)
+        let (space, tag) = ColorSpace.drawingSpace(
+            for: image.colorSpace,
+            management: context.options.colorManagement ?? .platformDefault)
         // Rows 64-byte aligned, as Core Animation needs to draw the image without copying it.
-        guard var bitmap = Bitmap.drawing(image, width: context.outputSize.width, height: context.outputSize.height,
-                                          opaque: !context.header.hasAlpha, rowAlignment: 64, space: space) else {
+        guard
+            var bitmap = Bitmap.drawing(
+                image, width: context.outputSize.width, height: context.outputSize.height,
+                opaque: !context.header.hasAlpha, rowAlignment: 64, space: space)
+        else {
             throw .decodingFailed(format: format, reason: "could not create a bitmap context")
         }
         bitmap.colorSpace = tag

@@ -9,17 +9,19 @@ struct ImageIOEncoder: ImageEncoding {
     let format: ImageFormat
 
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws(ImageError) -> Data {
-        let type: UTType = switch format {
-        case .png: .png
-        case .webp: .webP
-        case .gif: .gif
-        default: .jpeg
-        }
+        let type: UTType =
+            switch format {
+            case .png: .png
+            case .webp: .webP
+            case .gif: .gif
+            default: .jpeg
+            }
         let output = NSMutableData()
         // Every pixel format has a CGImage that reads the bitmap in place: no conversion, no copy.
         // (Core Graphics draws premultiplied colour: straight alpha is premultiplied first.)
         guard let image = bitmap.premultiplied().cgImage,
-              let destination = CGImageDestinationCreateWithData(output, type.identifier as CFString, 1, nil) else {
+            let destination = CGImageDestinationCreateWithData(output, type.identifier as CFString, 1, nil)
+        else {
             throw .encodingFailed(format: format, reason: "ImageIO cannot write \(format)")
         }
         let properties: [CFString: Any] = [kCGImageDestinationLossyCompressionQuality: Double(options.quality) / 100]

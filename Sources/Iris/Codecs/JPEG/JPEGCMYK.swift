@@ -11,7 +11,12 @@ enum JPEGCMYK {
         var i = 0
         for _ in 0..<pixelCount {
             var c = UInt32(p[i]), m = UInt32(p[i + 1]), y = UInt32(p[i + 2]), k = UInt32(p[i + 3])
-            if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            if !inverted {
+                c = 255 - c
+                m = 255 - m
+                y = 255 - y
+                k = 255 - k
+            }
             // Now each is 255 − ink: channel = (1 − ink) × (1 − black).
             p[i] = PixelConversion.mulDiv255(c, k)
             p[i + 1] = PixelConversion.mulDiv255(m, k)

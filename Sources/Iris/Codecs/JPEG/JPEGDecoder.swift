@@ -49,7 +49,8 @@ struct JPEGDecoder: ImageDecoding {
             throw .invalidDimensions(format: .jpeg, width: output.width, height: output.height)
         }
         let limits = context.options.limits
-        return try Self.withDecompressor(data, maxScans: maxScans, maxMemory: Self.workingMemory(for: limits)) { decompressor throws(ImageError) in
+        return try Self.withDecompressor(data, maxScans: maxScans, maxMemory: Self.workingMemory(for: limits)) {
+            decompressor throws(ImageError) in
             let header = try decompressor.readHeader()
             try limits.check(width: header.size.width, height: header.size.height, format: .jpeg)
             let layout = try Layout(header)
@@ -69,8 +70,9 @@ struct JPEGDecoder: ImageDecoding {
             defer { convertedRow.deallocate() }
             var rowsDone = 0
             while rowsDone < scaled.height {
-                let count = try decompressor.readRows(into: batch, stride: stride, maxRows: Self.rowBatch,
-                                                      acceptsTruncation: context.options.allowsPartialData)
+                let count = try decompressor.readRows(
+                    into: batch, stride: stride, maxRows: Self.rowBatch,
+                    acceptsTruncation: context.options.allowsPartialData)
                 guard count > 0 else {
                     throw .decodingFailed(format: .jpeg, reason: "libjpeg stopped at row \(rowsDone)")
                 }
@@ -92,7 +94,8 @@ struct JPEGDecoder: ImageDecoding {
             // CMYK came out as sRGB (through its profile or the naive way); RGB and grey keep
             // the profile that matches them.
             if let profile, layout.cmykInverted == nil,
-               profile.colorModel == (layout.pixelFormat == .gray8 ? .gray : .rgb) {
+                profile.colorModel == (layout.pixelFormat == .gray8 ? .gray : .rgb)
+            {
                 bitmap.colorSpace = .icc(profile)
             }
             return bitmap
@@ -111,8 +114,10 @@ struct JPEGDecoder: ImageDecoding {
     }
 
     /// Runs `body` with a decompressor over `data`, which stays alive for the call.
-    private static func withDecompressor<R>(_ data: Data, maxScans: Int, maxMemory: Int,
-                                            _ body: (JPEGDecompressor) throws(ImageError) -> R) throws(ImageError) -> R {
+    private static func withDecompressor<R>(
+        _ data: Data, maxScans: Int, maxMemory: Int,
+        _ body: (JPEGDecompressor) throws(ImageError) -> R
+    ) throws(ImageError) -> R {
         let result: Result<R, ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {
                 return .success(try body(JPEGDecompressor(bytes: bytes, maxScans: maxScans, maxMemory: maxMemory)))

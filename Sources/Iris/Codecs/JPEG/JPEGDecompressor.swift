@@ -22,8 +22,11 @@ final class JPEGDecompressor {
     /// libjpeg's working memory (0: unbounded).
     init(bytes: UnsafeRawBufferPointer, maxScans: Int, maxMemory: Int) throws(ImageError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw .emptyData }
-        guard let handle = iris_jpeg_decoder_create(base.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                                    Int32(clamping: maxScans), maxMemory) else {
+        guard
+            let handle = iris_jpeg_decoder_create(
+                base.assumingMemoryBound(to: UInt8.self), bytes.count,
+                Int32(clamping: maxScans), maxMemory)
+        else {
             throw .decodingFailed(format: .jpeg, reason: "out of memory")
         }
         self.handle = handle
@@ -36,9 +39,10 @@ final class JPEGDecompressor {
     func readHeader() throws(ImageError) -> Header {
         var header = iris_jpeg_header()
         try check(iris_jpeg_decoder_read_header(handle, &header))
-        return Header(size: PixelSize(width: Int(header.width), height: Int(header.height)),
-                      components: Int(header.num_components), colorSpace: header.color_space,
-                      sawAdobeMarker: header.saw_adobe_marker != 0, isProgressive: header.progressive != 0)
+        return Header(
+            size: PixelSize(width: Int(header.width), height: Int(header.height)),
+            components: Int(header.num_components), colorSpace: header.color_space,
+            sawAdobeMarker: header.saw_adobe_marker != 0, isProgressive: header.progressive != 0)
     }
 
     /// The embedded ICC profile (APP2 segments), after ``readHeader()``; `nil` when there is
@@ -63,12 +67,15 @@ final class JPEGDecompressor {
     /// Reads up to `maxRows` rows into `buffer`, `stride` bytes apart; returns how many.
     /// With `acceptsTruncation`, data that ran out is not an error: the rows libjpeg made from
     /// what there was (the scans so far of a progressive image, grey below) are returned.
-    func readRows(into buffer: UnsafeMutableRawBufferPointer, stride: Int, maxRows: Int,
-                  acceptsTruncation: Bool = false) throws(ImageError) -> Int {
+    func readRows(
+        into buffer: UnsafeMutableRawBufferPointer, stride: Int, maxRows: Int,
+        acceptsTruncation: Bool = false
+    ) throws(ImageError) -> Int {
         guard let base = buffer.baseAddress, buffer.count >= stride * maxRows else { return 0 }
         var rows: Int32 = 0
-        let status = iris_jpeg_decoder_read_rows(handle, base.assumingMemoryBound(to: UInt8.self), stride,
-                                                 Int32(maxRows), &rows)
+        let status = iris_jpeg_decoder_read_rows(
+            handle, base.assumingMemoryBound(to: UInt8.self), stride,
+            Int32(maxRows), &rows)
         if !(acceptsTruncation && status == IRIS_JPEG_TRUNCATED && rows > 0) { try check(status) }
         return Int(rows)
     }

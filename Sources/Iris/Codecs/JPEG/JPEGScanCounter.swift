@@ -44,7 +44,7 @@ struct JPEGScanCounter {
                 guard byte != 0xFF, index < count else { continue }
                 guard let next = memchr(base + index, 0xFF, count - index) else { break }
                 let nextIndex = UnsafePointer<UInt8>(next.assumingMemoryBound(to: UInt8.self)) - base
-                if nextIndex > index { previousByte = 0 }   // the skipped bytes hold no FF
+                if nextIndex > index { previousByte = 0 }  // the skipped bytes hold no FF
                 index = nextIndex
             }
         }

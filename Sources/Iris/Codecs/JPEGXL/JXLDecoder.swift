@@ -83,7 +83,8 @@ struct JXLDecoder: ImageDecoding {
                 // The DC is decoded: enough when the output is an eighth of the source or less.
                 let ratio = decoding.intendedDownsamplingRatio
                 if ratio > 1, output.width * ratio <= source.width, output.height * ratio <= source.height,
-                   buffer != nil, decoding.flush() {
+                    buffer != nil, decoding.flush()
+                {
                     break loop
                 }
             case JXL_DEC_FULL_IMAGE, JXL_DEC_SUCCESS:
@@ -96,8 +97,9 @@ struct JXLDecoder: ImageDecoding {
         guard let buffer, source.pixelCount > 0 else {
             throw .decodingFailed(format: .jpegXL, reason: "libjxl finished without an image")
         }
-        return StraightRGBARows.bitmap(pixels: UnsafeRawPointer(buffer.baseAddress!), stride: source.width * 4,
-                                       source: source, hasAlpha: hasAlpha, output: output, kernel: context.options.kernel)
+        return StraightRGBARows.bitmap(
+            pixels: UnsafeRawPointer(buffer.baseAddress!), stride: source.width * 4,
+            source: source, hasAlpha: hasAlpha, output: output, kernel: context.options.kernel)
     }
 }
 #endif

@@ -25,8 +25,8 @@ final class JXLDecoding {
         byteCount = bytes.count
         let wanted = events.reduce(0) { $0 | Int32($1.rawValue) }
         guard JxlDecoderSubscribeEvents(decoder, wanted) == JXL_DEC_SUCCESS,
-              JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
-              JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count) == JXL_DEC_SUCCESS
+            JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
+            JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count) == JXL_DEC_SUCCESS
         else {
             JxlDecoderDestroy(decoder)
             throw .decodingFailed(format: .jpegXL, reason: "libjxl refused its settings")

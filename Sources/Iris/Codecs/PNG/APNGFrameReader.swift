@@ -38,15 +38,17 @@ struct APNGFrameReader: AnimationFramePixelReader {
         for frame in structure.frames {
             try limits.check(width: frame.width, height: frame.height, format: .png)
             let denominator = frame.delayDenominator == 0 ? 100 : frame.delayDenominator
-            frames.append(AnimationFrameInfo(
-                x: frame.x, y: frame.y, width: frame.width, height: frame.height,
-                duration: Double(frame.delayNumerator) / Double(denominator),
-                disposal: frame.disposeOp == 1 ? .background : frame.disposeOp == 2 ? .previous : .none,
-                blend: frame.blendOp == 1 ? .over : .source,
-                isOpaque: structure.isOpaque))
+            frames.append(
+                AnimationFrameInfo(
+                    x: frame.x, y: frame.y, width: frame.width, height: frame.height,
+                    duration: Double(frame.delayNumerator) / Double(denominator),
+                    disposal: frame.disposeOp == 1 ? .background : frame.disposeOp == 2 ? .previous : .none,
+                    blend: frame.blendOp == 1 ? .over : .source,
+                    isOpaque: structure.isOpaque))
         }
-        return ComposedAnimationSource(canvas: canvas, frames: frames, loopCount: structure.plays,
-                                       reader: APNGFrameReader(data: data, structure: structure))
+        return ComposedAnimationSource(
+            canvas: canvas, frames: frames, loopCount: structure.plays,
+            reader: APNGFrameReader(data: data, structure: structure))
     }
 
     func pixels(ofFrame index: Int) throws(ImageError) -> FramePixels {
@@ -59,8 +61,9 @@ struct APNGFrameReader: AnimationFramePixelReader {
             guard rowBytes == stride else {
                 throw .decodingFailed(format: .png, reason: "libpng delivers \(rowBytes)-byte rows for frame \(index), expected \(stride)")
             }
-            var pixels = FramePixels(width: frame.width, height: frame.height,
-                                     bytes: [UInt8](repeating: 0, count: stride * frame.height))
+            var pixels = FramePixels(
+                width: frame.width, height: frame.height,
+                bytes: [UInt8](repeating: 0, count: stride * frame.height))
             let status: Result<Void, ImageError> = pixels.bytes.withUnsafeMutableBytes { buffer in
                 do throws(ImageError) {
                     try reader.readImage(into: buffer, stride: stride, height: frame.height)
@@ -103,8 +106,10 @@ struct APNGFrameReader: AnimationFramePixelReader {
     }
 
     private static func be32(_ value: Int) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
-         UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+        [
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+            UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
+        ]
     }
 }
 #endif

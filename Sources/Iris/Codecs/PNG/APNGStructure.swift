@@ -96,7 +96,7 @@ struct APNGStructure: Sendable {
         while offset + 12 <= count {
             let length = Int(u32(offset))
             let body = offset + 8
-            guard length <= Int(Int32.max), body + length + 4 <= count else { break }   // cut short
+            guard length <= Int(Int32.max), body + length + 4 <= count else { break }  // cut short
             let type = String(decoding: data[(base + offset + 4)..<(base + body)], as: UTF8.self)
             switch type {
             case "IHDR" where length >= 13:
@@ -113,10 +113,11 @@ struct APNGStructure: Sendable {
             case "fcTL" where length >= 26:
                 sequence(type, at: body)
                 if let done = current { frames.append(done) }
-                current = Frame(width: Int(u32(body + 4)), height: Int(u32(body + 8)),
-                                x: Int(u32(body + 12)), y: Int(u32(body + 16)),
-                                delayNumerator: u16(body + 20), delayDenominator: u16(body + 22),
-                                disposeOp: byte(body + 24), blendOp: byte(body + 25))
+                current = Frame(
+                    width: Int(u32(body + 4)), height: Int(u32(body + 8)),
+                    x: Int(u32(body + 12)), y: Int(u32(body + 16)),
+                    delayNumerator: u16(body + 20), delayDenominator: u16(body + 22),
+                    disposeOp: byte(body + 24), blendOp: byte(body + 25))
             case "IDAT":
                 if !seenIDAT {
                     // An fcTL before the first IDAT makes the default image frame 0.

@@ -21,8 +21,9 @@ struct PNGColorChunks {
         if color.has_chrm != 0 {
             let c = withUnsafeBytes(of: color.chrm) { Array($0.bindMemory(to: Int32.self)) }.map(fixed)
             typealias Point = CalibratedRGB.Chromaticity
-            calibration.primaries = CalibratedRGB.Primaries(white: Point(x: c[0], y: c[1]), red: Point(x: c[2], y: c[3]),
-                                                            green: Point(x: c[4], y: c[5]), blue: Point(x: c[6], y: c[7]))
+            calibration.primaries = CalibratedRGB.Primaries(
+                white: Point(x: c[0], y: c[1]), red: Point(x: c[2], y: c[3]),
+                green: Point(x: c[4], y: c[5]), blue: Point(x: c[6], y: c[7]))
         }
     }
 

@@ -54,7 +54,8 @@ struct PNGDecoder: ImageDecoding {
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let scan = PNGChunkScan(data)
         if scan.animationFrames != nil, let structure = APNGStructure(data), structure.isAnimated,
-           !structure.defaultImageIsFirstFrame {
+            !structure.defaultImageIsFirstFrame
+        {
             return try Self.decodeFirstAnimationFrame(structure, data: data, context: context)
         }
         return try PNGReader.withReader(data) { reader throws(ImageError) in
@@ -77,7 +78,8 @@ struct PNGDecoder: ImageDecoding {
             // Straight alpha (as libpng delivers it) when asked for and nothing is resampled.
             let keepsStraight = layout.format == .rgba8 && context.options.keepsStraightAlpha && output == source
             let colorSpace = PNGColorChunks(try reader.color()).colorSpace(for: layout.format)
-            var bitmap = passes > 1
+            var bitmap =
+                passes > 1
                 ? try Self.decodeInterlaced(reader, source: source, layout: layout, premultiplies: !keepsStraight, context: context)
                 : try Self.decodeStreaming(reader, source: source, layout: layout, premultiplies: !keepsStraight, context: context)
             if keepsStraight { bitmap = bitmap.markedStraight() }
@@ -89,8 +91,10 @@ struct PNGDecoder: ImageDecoding {
     // MARK: - Decoding
 
     /// Rows a batch at a time into the sink; only one batch of source rows is in memory.
-    private static func decodeStreaming(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, premultiplies: Bool,
-                                        context: DecodeContext) throws(ImageError) -> Bitmap {
+    private static func decodeStreaming(
+        _ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, premultiplies: Bool,
+        context: DecodeContext
+    ) throws(ImageError) -> Bitmap {
         let sink = makeRowSink(source: source, output: context.outputSize, format: layout.format, kernel: context.options.kernel)
         let rowBytes = source.width * layout.format.bytesPerPixel
         let batchRows = max(1, min(32, (256 * 1024) / max(rowBytes, 1)))
@@ -116,8 +120,10 @@ struct PNGDecoder: ImageDecoding {
 
     /// All seven Adam7 passes into one full-size bitmap, then (if a smaller size is wanted)
     /// through the sink: no row is final before the last pass.
-    private static func decodeInterlaced(_ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, premultiplies: Bool,
-                                         context: DecodeContext) throws(ImageError) -> Bitmap {
+    private static func decodeInterlaced(
+        _ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, premultiplies: Bool,
+        context: DecodeContext
+    ) throws(ImageError) -> Bitmap {
         var full = Bitmap(width: source.width, height: source.height, format: layout.format)
         let stride = full.bytesPerRow
         let status: Result<Void, ImageError> = full.withUnsafeMutableBytes { buffer in
@@ -148,7 +154,9 @@ struct PNGDecoder: ImageDecoding {
 
     /// Frame 0 of an APNG whose default image is not part of the animation, composed and
     /// shrunk to `context.outputSize`.
-    private static func decodeFirstAnimationFrame(_ structure: APNGStructure, data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+    private static func decodeFirstAnimationFrame(
+        _ structure: APNGStructure, data: Data, context: DecodeContext
+    ) throws(ImageError) -> Bitmap {
         let output = context.outputSize
         guard output.width > 0, output.height > 0 else {
             throw .decodingFailed(format: .png, reason: "the requested output size \(output) is empty")
@@ -176,8 +184,9 @@ struct PNGDecoder: ImageDecoding {
     /// plays, animated even when there is one.
     private static func header(_ info: iris_png_info, animation: APNGStructure?) -> ImageHeader {
         let layout = PNGOutputLayout(info)
-        var header = ImageHeader(format: .png, width: Int(info.width), height: Int(info.height),
-                                 hasAlpha: layout.format == .rgba8)
+        var header = ImageHeader(
+            format: .png, width: Int(info.width), height: Int(info.height),
+            hasAlpha: layout.format == .rgba8)
         if let animation, animation.isAnimated {
             header.frameCount = animation.frames.count
             header.isAnimated = true

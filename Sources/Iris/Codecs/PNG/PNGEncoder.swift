@@ -25,14 +25,16 @@ struct PNGEncoder: ImageEncoding {
         guard bitmap.width > 0, bitmap.height > 0 else {
             throw .encodingFailed(format: .png, reason: "cannot encode an empty \(bitmap.width)×\(bitmap.height) bitmap")
         }
-        let colorType: PNGColorType = switch bitmap.format {
-        case .gray8: .gray
-        case .rgbx8, .bgrx8: .rgb
-        case .rgba8, .bgra8: .rgba
-        }
-        let session = try PNGWriteSession(width: bitmap.width, height: bitmap.height, colorType: colorType, bitDepth: 8,
-                                          compressionLevel: compressionLevel, stripFiller: bitmap.format == .rgbx8,
-                                          iccProfile: bitmap.embeddableICCProfile)
+        let colorType: PNGColorType =
+            switch bitmap.format {
+            case .gray8: .gray
+            case .rgbx8, .bgrx8: .rgb
+            case .rgba8, .bgra8: .rgba
+            }
+        let session = try PNGWriteSession(
+            width: bitmap.width, height: bitmap.height, colorType: colorType, bitDepth: 8,
+            compressionLevel: compressionLevel, stripFiller: bitmap.format == .rgbx8,
+            iccProfile: bitmap.embeddableICCProfile)
         let result: Result<Void, ImageError> = bitmap.withUnsafeBytes { pixels in
             do throws(ImageError) {
                 if bitmap.format.hasAlpha && bitmap.isPremultiplied {
@@ -50,7 +52,8 @@ struct PNGEncoder: ImageEncoding {
     }
 
     /// Premultiplied rows are copied a batch at a time, unpremultiplied and written.
-    private static func writeUnpremultiplied(_ pixels: UnsafeRawBufferPointer, bitmap: Bitmap, session: PNGWriteSession) throws(ImageError) {
+    private static func writeUnpremultiplied(_ pixels: UnsafeRawBufferPointer, bitmap: Bitmap, session: PNGWriteSession) throws(ImageError)
+    {
         let rowBytes = bitmap.width * 4
         let batchRows = max(1, min(bitmap.height, (256 * 1024) / rowBytes))
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: rowBytes * batchRows, alignment: 16)

@@ -11,9 +11,11 @@ final class PNGWriteSession {
 
     /// Starts a PNG: signature, IHDR, iCCP (when `iccProfile` is given), PLTE, tRNS. With `stripFiller` (8-bit RGB only) each input
     /// pixel has a fourth byte that is dropped.
-    init(width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, palette: [PNGWriter.PaletteEntry] = [],
-         trns: PNGTransparency? = nil, interlaced: Bool = false, compressionLevel: Int = -1,
-         stripFiller: Bool = false, iccProfile: ICCProfile? = nil) throws(ImageError) {
+    init(
+        width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, palette: [PNGWriter.PaletteEntry] = [],
+        trns: PNGTransparency? = nil, interlaced: Bool = false, compressionLevel: Int = -1,
+        stripFiller: Bool = false, iccProfile: ICCProfile? = nil
+    ) throws(ImageError) {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .encodingFailed(format: .png, reason: "cannot write a \(width)×\(height) image")
         }

@@ -18,24 +18,31 @@ package enum PNGWriter {
     package typealias PaletteEntry = (red: UInt8, green: UInt8, blue: UInt8)
 
     /// A PNG from `rows` (`height` of them, each at least `colorType.rowBytes(width:bitDepth:)` long).
-    package static func write(width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, rows: [[UInt8]],
-                      palette: [PaletteEntry] = [], trns: PNGTransparency? = nil, interlaced: Bool = false,
-                      compressionLevel: Int = -1) throws(ImageError) -> Data {
+    package static func write(
+        width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, rows: [[UInt8]],
+        palette: [PaletteEntry] = [], trns: PNGTransparency? = nil, interlaced: Bool = false,
+        compressionLevel: Int = -1
+    ) throws(ImageError) -> Data {
         guard rows.count == height else {
             throw .encodingFailed(format: .png, reason: "\(rows.count) rows given for a height of \(height)")
         }
-        return try write(width: width, height: height, colorType: colorType, bitDepth: bitDepth, palette: palette,
-                         trns: trns, interlaced: interlaced, compressionLevel: compressionLevel) { rows[$0] }
+        return try write(
+            width: width, height: height, colorType: colorType, bitDepth: bitDepth, palette: palette,
+            trns: trns, interlaced: interlaced, compressionLevel: compressionLevel
+        ) { rows[$0] }
     }
 
     /// A PNG whose row `y` is `row(y)`; rows are asked for top to bottom, once each. A
     /// non-interlaced image is written as they come; an interlaced one is gathered first.
-    package static func write(width: Int, height: Int, colorType: PNGColorType, bitDepth: Int,
-                      palette: [PaletteEntry] = [], trns: PNGTransparency? = nil, interlaced: Bool = false,
-                      compressionLevel: Int = -1, row: (Int) -> [UInt8]) throws(ImageError) -> Data {
-        let session = try PNGWriteSession(width: width, height: height, colorType: colorType, bitDepth: bitDepth,
-                                          palette: palette, trns: trns, interlaced: interlaced,
-                                          compressionLevel: compressionLevel)
+    package static func write(
+        width: Int, height: Int, colorType: PNGColorType, bitDepth: Int,
+        palette: [PaletteEntry] = [], trns: PNGTransparency? = nil, interlaced: Bool = false,
+        compressionLevel: Int = -1, row: (Int) -> [UInt8]
+    ) throws(ImageError) -> Data {
+        let session = try PNGWriteSession(
+            width: width, height: height, colorType: colorType, bitDepth: bitDepth,
+            palette: palette, trns: trns, interlaced: interlaced,
+            compressionLevel: compressionLevel)
         let rowBytes = colorType.rowBytes(width: width, bitDepth: bitDepth)
         if interlaced {
             var pixels = [UInt8](repeating: 0, count: rowBytes * height)

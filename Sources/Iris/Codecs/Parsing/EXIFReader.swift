@@ -57,15 +57,15 @@ enum EXIFReader {
             guard let marker = reader.u8(at: position) else { return nil }
             position += 1
             switch marker {
-            case 0xD9, 0xDA: return nil                 // EOI, SOS: no EXIF before the image data
-            case 0x01, 0xD0...0xD8: continue            // TEM, RSTn, SOI: markers without a length
-            case 0x00: return nil                       // a stuffed zero is not a marker here
+            case 0xD9, 0xDA: return nil  // EOI, SOS: no EXIF before the image data
+            case 0x01, 0xD0...0xD8: continue  // TEM, RSTn, SOI: markers without a length
+            case 0x00: return nil  // a stuffed zero is not a marker here
             default: break
             }
             guard let length16 = reader.u16(at: position) else { return nil }
-            let length = Int(length16)                  // counts its own two bytes
+            let length = Int(length16)  // counts its own two bytes
             guard length >= 2, reader.has(length, at: position) else { return nil }
-            if marker == 0xE1 {                         // APP1: EXIF, or XMP and others
+            if marker == 0xE1 {  // APP1: EXIF, or XMP and others
                 let payload = reader.slice(position + 2, length - 2)
                 if ByteReader(payload).matches(exifHeader, at: 0) {
                     return TIFFOrientationParser.orientation(in: ByteReader(payload).slice(6, payload.count - 6))
@@ -91,9 +91,9 @@ enum EXIFReader {
             // Lengths above 2^31 - 1 are invalid PNG; data plus CRC must fit in what is left.
             guard length32 <= 0x7FFF_FFFF, reader.has(length + 4, at: position + 8) else { return nil }
             switch type {
-            case 0x6558_4966:                           // "eXIf"
+            case 0x6558_4966:  // "eXIf"
                 return tiffOrientation(in: reader.slice(position + 8, length))
-            case 0x4945_4E44:                           // "IEND"
+            case 0x4945_4E44:  // "IEND"
                 return nil
             default:
                 position += 8 + length + 4
@@ -109,9 +109,10 @@ enum EXIFReader {
     static func webpOrientation(_ reader: ByteReader) -> Orientation? {
         var little = reader
         little.bigEndian = false
-        guard little.matches([0x52, 0x49, 0x46, 0x46], at: 0),               // "RIFF"
-              little.matches([0x57, 0x45, 0x42, 0x50], at: 8),               // "WEBP"
-              let riffSize = little.u32(at: 4) else { return nil }
+        guard little.matches([0x52, 0x49, 0x46, 0x46], at: 0),  // "RIFF"
+            little.matches([0x57, 0x45, 0x42, 0x50], at: 8),  // "WEBP"
+            let riffSize = little.u32(at: 4)
+        else { return nil }
         // The RIFF size counts from byte 8; never read past it or past the data.
         let end = min(little.bytes.count, 8 &+ Int(riffSize))
         let riff = ByteReader(little.slice(0, end), bigEndian: false)
@@ -119,7 +120,7 @@ enum EXIFReader {
         while riff.has(8, at: position), let size32 = riff.u32(at: position + 4) {
             let size = Int(size32)
             guard riff.has(size, at: position + 8) else { return nil }
-            if riff.matches([0x45, 0x58, 0x49, 0x46], at: position) {        // "EXIF"
+            if riff.matches([0x45, 0x58, 0x49, 0x46], at: position) {  // "EXIF"
                 return tiffOrientation(in: riff.slice(position + 8, size))
             }
             // A chunk of odd size is followed by one padding byte.

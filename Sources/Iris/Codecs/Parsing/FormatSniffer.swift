@@ -23,9 +23,11 @@ enum FormatSniffer {
         if ascii("RIFF") && ascii("WEBP", at: 8) {
             var kind: SniffedFormat.WebPKind?
             var animated = false
-            if ascii("VP8 ", at: 12) { kind = .lossy }
-            else if ascii("VP8L", at: 12) { kind = .lossless }
-            else if ascii("VP8X", at: 12) {
+            if ascii("VP8 ", at: 12) {
+                kind = .lossy
+            } else if ascii("VP8L", at: 12) {
+                kind = .lossless
+            } else if ascii("VP8X", at: 12) {
                 kind = .extended
                 animated = bytes.count > 20 && bytes[20] & 0x02 != 0
             }
@@ -44,11 +46,14 @@ enum FormatSniffer {
         if ascii("%PDF") { return only(.pdf) }
         if let text = leadingText(bytes) {
             if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || text.hasPrefix("<head")
-                || text.hasPrefix("<body") || (text.hasPrefix("<!--") && text.contains("<html")) {
+                || text.hasPrefix("<body") || (text.hasPrefix("<!--") && text.contains("<html"))
+            {
                 return only(.html)
             }
             if text.contains("<svg") { return only(.svg) }
-            if text.hasPrefix("<!doctype") || text.hasPrefix("<title") || text.hasPrefix("<div") || text.hasPrefix("<p>") { return only(.html) }
+            if text.hasPrefix("<!doctype") || text.hasPrefix("<title") || text.hasPrefix("<div") || text.hasPrefix("<p>") {
+                return only(.html)
+            }
             if text.hasPrefix("{") || text.hasPrefix("[") { return only(.json) }
         }
         return plain
@@ -59,7 +64,9 @@ enum FormatSniffer {
         var slice = bytes[...]
         if slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
         while let first = slice.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D { slice = slice.dropFirst() }
-        guard let first = slice.first, first == UInt8(ascii: "<") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        guard let first = slice.first, first == UInt8(ascii: "<") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+            return nil
+        }
         return String(decoding: slice.prefix(1024), as: UTF8.self).lowercased()
     }
 

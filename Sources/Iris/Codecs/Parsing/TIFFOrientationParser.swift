@@ -17,8 +17,8 @@ enum TIFFOrientationParser {
         guard tiff.count >= 8 else { return nil }
         let bigEndian: Bool
         switch (reader.u8(at: 0), reader.u8(at: 1)) {
-        case (0x49, 0x49): bigEndian = false   // "II": Intel, little-endian
-        case (0x4D, 0x4D): bigEndian = true    // "MM": Motorola, big-endian
+        case (0x49, 0x49): bigEndian = false  // "II": Intel, little-endian
+        case (0x4D, 0x4D): bigEndian = true  // "MM": Motorola, big-endian
         default: return nil
         }
         reader.bigEndian = bigEndian
@@ -36,7 +36,8 @@ enum TIFFOrientationParser {
             let entry = entriesStart + index * entrySize
             guard reader.u16(at: entry) == orientationTag else { continue }
             guard reader.u16(at: entry + 2) == shortType, reader.u32(at: entry + 4) == 1,
-                  let value = reader.u16(at: entry + 8) else { return nil }
+                let value = reader.u16(at: entry + 8)
+            else { return nil }
             // A SHORT with count 1 sits left-justified in the 4-byte value field in both byte orders.
             return Orientation(rawValue: Int(value))
         }

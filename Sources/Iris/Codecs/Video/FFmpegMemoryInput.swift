@@ -41,31 +41,36 @@ final class FFmpegMemoryInput {
     func makeContext() -> UnsafeMutablePointer<AVIOContext>? {
         guard let buffer = av_malloc(Self.bufferSize) else { return nil }
         let opaque = Unmanaged.passUnretained(self).toOpaque()
-        let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize), 0, opaque,
-                                         { opaque, buffer, size in
-                                             guard let opaque, let buffer else { return FFmpegError.eof }
-                                             let input = Unmanaged<FFmpegMemoryInput>.fromOpaque(opaque).takeUnretainedValue()
-                                             return input.read(into: buffer, size: Int(size))
-                                         },
-                                         nil,
-                                         { opaque, offset, whence in
-                                             guard let opaque else { return -1 }
-                                             let input = Unmanaged<FFmpegMemoryInput>.fromOpaque(opaque).takeUnretainedValue()
-                                             return input.seek(offset: offset, whence: whence)
-                                         })
+        let context = avio_alloc_context(
+            buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize), 0, opaque,
+            { opaque, buffer, size in
+                guard let opaque, let buffer else { return FFmpegError.eof }
+                let input = Unmanaged<FFmpegMemoryInput>.fromOpaque(opaque).takeUnretainedValue()
+                return input.read(into: buffer, size: Int(size))
+            },
+            nil,
+            { opaque, offset, whence in
+                guard let opaque else { return -1 }
+                let input = Unmanaged<FFmpegMemoryInput>.fromOpaque(opaque).takeUnretainedValue()
+                return input.seek(offset: offset, whence: whence)
+            })
         if context == nil { av_free(buffer) }
         return context
     }
 
     /// The interrupt callback FFmpeg polls in its loops (with `self` as its opaque pointer).
     var interruptCallback: AVIOInterruptCB {
-        AVIOInterruptCB(callback: { opaque in
-                            guard let opaque else { return 0 }
-                            let input = Unmanaged<FFmpegMemoryInput>.fromOpaque(opaque).takeUnretainedValue()
-                            if input.isPastDeadline { input.interrupted = true; return 1 }
-                            return 0
-                        },
-                        opaque: Unmanaged.passUnretained(self).toOpaque())
+        AVIOInterruptCB(
+            callback: { opaque in
+                guard let opaque else { return 0 }
+                let input = Unmanaged<FFmpegMemoryInput>.fromOpaque(opaque).takeUnretainedValue()
+                if input.isPastDeadline {
+                    input.interrupted = true
+                    return 1
+                }
+                return 0
+            },
+            opaque: Unmanaged.passUnretained(self).toOpaque())
     }
 
     private func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int) -> Int32 {

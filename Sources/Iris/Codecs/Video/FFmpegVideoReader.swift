@@ -60,8 +60,11 @@ final class FFmpegVideoReader {
         Self.close(io: &io, container: &container)
     }
 
-    private static func open(input: FFmpegMemoryInput, data: Data, format: ImageFormat) throws(ImageError)
-        -> (UnsafeMutablePointer<AVIOContext>?, UnsafeMutablePointer<AVFormatContext>?) {
+    private static func open(
+        input: FFmpegMemoryInput, data: Data, format: ImageFormat
+    ) throws(ImageError)
+        -> (UnsafeMutablePointer<AVIOContext>?, UnsafeMutablePointer<AVFormatContext>?)
+    {
         var io = input.makeContext()
         guard io != nil, var container = avformat_alloc_context() else {
             avio_context_free(&io)
@@ -111,7 +114,8 @@ final class FFmpegVideoReader {
     private static func needsProbing(_ container: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         for index in 0..<Int(container.pointee.nb_streams) {
             guard let stream = container.pointee.streams[index], let parameters = stream.pointee.codecpar,
-                  parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
+                parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+            else { continue }
             let sized = parameters.pointee.width > 0 && parameters.pointee.height > 0 && parameters.pointee.codec_id != AV_CODEC_ID_NONE
             let timed = stream.pointee.avg_frame_rate.num > 0 && stream.pointee.avg_frame_rate.den > 0 && stream.pointee.nb_frames > 0
             if sized && timed { return false }
@@ -138,7 +142,9 @@ final class FFmpegVideoReader {
 
     /// The typed error for an FFmpeg failure: the deadline, a file shorter than its own
     /// structure says, or FFmpeg's reason.
-    private static func error(for code: Int32, format: ImageFormat, input: FFmpegMemoryInput, data: Data?, while action: String) -> ImageError {
+    private static func error(
+        for code: Int32, format: ImageFormat, input: FFmpegMemoryInput, data: Data?, while action: String
+    ) -> ImageError {
         if input.interrupted || code == FFmpegError.exit, let limit = input.timeLimit {
             return .overLimit(.decodingTime(limit: limit))
         }
@@ -211,7 +217,7 @@ final class FFmpegVideoReader {
     var frameSeconds: Double? {
         guard let frame else { return nil }
         let timestamp = frame.pointee.best_effort_timestamp
-        guard timestamp != Int64.min else { return nil }   // AV_NOPTS_VALUE
+        guard timestamp != Int64.min else { return nil }  // AV_NOPTS_VALUE
         return Double(timestamp - max(0, info.startTimestamp)) * timeBase
     }
 
@@ -245,14 +251,17 @@ final class FFmpegVideoReader {
             guard read >= 0 else { throw error(for: read, while: "reading a packet") }
             if indexPacket.pointee.stream_index == streamIndex {
                 let pts = indexPacket.pointee.pts != Int64.min ? indexPacket.pointee.pts : indexPacket.pointee.dts
-                entries.append(VideoFrameEntry(timestamp: pts, duration: indexPacket.pointee.duration,
-                                               isKey: indexPacket.pointee.flags & AV_PKT_FLAG_KEY != 0))
+                entries.append(
+                    VideoFrameEntry(
+                        timestamp: pts, duration: indexPacket.pointee.duration,
+                        isKey: indexPacket.pointee.flags & AV_PKT_FLAG_KEY != 0))
             }
             av_packet_unref(indexPacket)
         }
         // Back to the start for the frames.
-        let rewound = avformat_seek_file(container, streamIndex, Int64.min, max(0, info.startTimestamp), max(0, info.startTimestamp),
-                                         AVSEEK_FLAG_BACKWARD)
+        let rewound = avformat_seek_file(
+            container, streamIndex, Int64.min, max(0, info.startTimestamp), max(0, info.startTimestamp),
+            AVSEEK_FLAG_BACKWARD)
         if rewound < 0 {
             let seekResult = av_seek_frame(container, streamIndex, 0, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE)
             guard seekResult >= 0 else { throw error(for: seekResult, while: "rewinding") }
@@ -275,17 +284,21 @@ final class FFmpegVideoReader {
     func scaledFrame(to output: PixelSize, held: Bool = false) throws(ImageError) -> Bitmap {
         guard let frame = held ? heldFrame : frame, frame.pointee.width > 0 else { throw Self.failure(format, "no frame was decoded") }
         let sourceWidth = frame.pointee.width, sourceHeight = frame.pointee.height
-        guard sourceWidth > 0, sourceHeight > 0 else { throw .invalidDimensions(format: format, width: Int(sourceWidth), height: Int(sourceHeight)) }
+        guard sourceWidth > 0, sourceHeight > 0 else {
+            throw .invalidDimensions(format: format, width: Int(sourceWidth), height: Int(sourceHeight))
+        }
         let shrinking = Int(sourceWidth) * Int(sourceHeight) >= output.pixelCount
-        scaler = sws_getCachedContext(scaler, sourceWidth, sourceHeight, AVPixelFormat(rawValue: frame.pointee.format),
-                                      Int32(output.width), Int32(output.height), AV_PIX_FMT_RGBA,
-                                      shrinking ? SWS_AREA : SWS_BICUBIC, nil, nil, nil)
+        scaler = sws_getCachedContext(
+            scaler, sourceWidth, sourceHeight, AVPixelFormat(rawValue: frame.pointee.format),
+            Int32(output.width), Int32(output.height), AV_PIX_FMT_RGBA,
+            shrinking ? SWS_AREA : SWS_BICUBIC, nil, nil, nil)
         guard let scaler else {
             throw Self.failure(format, "libswscale cannot convert \(Self.pixelFormatName(frame.pointee.format)) frames")
         }
         // The frame's own matrix and range (BT.709 for HD, limited range), not the default BT.601.
         let space = frame.pointee.colorspace.rawValue
-        let matrix = sws_getCoefficients(space == AVCOL_SPC_UNSPECIFIED.rawValue ? (Int(sourceHeight) >= 720 ? SWS_CS_ITU709 : SWS_CS_DEFAULT) : Int32(space))
+        let matrix = sws_getCoefficients(
+            space == AVCOL_SPC_UNSPECIFIED.rawValue ? (Int(sourceHeight) >= 720 ? SWS_CS_ITU709 : SWS_CS_DEFAULT) : Int32(space))
         let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
         _ = sws_setColorspaceDetails(scaler, matrix, fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         var failed = false

@@ -83,8 +83,9 @@ final class VideoFrameDecoder: AnimationFrameDecoder {
         // The time limit is for each frame: a clip plays for longer than any one decode may take.
         reader.restartTimeLimit()
         guard try reader.decodeNextFrame() else {
-            throw .decodingFailed(format: source.format,
-                                  reason: "the stream ended at frame \(index) of the \(source.frameCount) its packets promised")
+            throw .decodingFailed(
+                format: source.format,
+                reason: "the stream ended at frame \(index) of the \(source.frameCount) its packets promised")
         }
         let orientation = source.info.orientation
         let stored = orientation.swapsDimensions ? frameSize.transposed : frameSize
@@ -108,7 +109,8 @@ final class VideoFrameDecoder: AnimationFrameDecoder {
             nextIndex = key
         } catch {
             // Seeking failed: decode on from where we are (still at most `index` frames in).
-            if nextIndex > index, let fresh = try? FFmpegVideoReader(data: source.data, format: source.format, timeLimit: source.timeLimit) {
+            if nextIndex > index, let fresh = try? FFmpegVideoReader(data: source.data, format: source.format, timeLimit: source.timeLimit)
+            {
                 reader = fresh
                 nextIndex = 0
             }

@@ -80,9 +80,9 @@ enum VideoContainer {
                 guard let size64 = readUInt(offset + 8, 8), size64 < UInt64(Int.max / 2) else { return offset + 16 }
                 size = Int(size64)
             } else if size32 == 0 {
-                return nil    // to the end of the file
+                return nil  // to the end of the file
             }
-            guard size >= 8 else { return nil }    // not a box structure we can follow
+            guard size >= 8 else { return nil }  // not a box structure we can follow
             offset += size
         }
         return offset

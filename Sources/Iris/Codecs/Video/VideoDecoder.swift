@@ -28,8 +28,9 @@ struct VideoDecoder: ImageDecoding {
         let reader = try Self.open(data, limits: .default)
         let info = reader.info
         let shown = info.shownSize
-        var header = ImageHeader(format: reader.format, width: shown.width, height: shown.height, hasAlpha: false,
-                                 frameCount: max(1, info.frameCount ?? Self.estimatedFrames(info)))
+        var header = ImageHeader(
+            format: reader.format, width: shown.width, height: shown.height, hasAlpha: false,
+            frameCount: max(1, info.frameCount ?? Self.estimatedFrames(info)))
         header.isAnimated = header.frameCount > 1
         return header
     }
@@ -38,8 +39,9 @@ struct VideoDecoder: ImageDecoding {
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let reader = try Self.open(data, limits: context.options.limits)
         try Self.check(reader.info, format: reader.format, limits: context.options.limits)
-        return try Self.poster(reader, shownOutput: context.outputSize, choice: context.options.videoPoster,
-                               posterTime: context.options.posterTime)
+        return try Self.poster(
+            reader, shownOutput: context.outputSize, choice: context.options.videoPoster,
+            posterTime: context.options.posterTime)
     }
 
     /// Every frame, when the video has more than one.
@@ -49,8 +51,9 @@ struct VideoDecoder: ImageDecoding {
         let entries = try reader.indexFrames(maxFrames: limits.maxFrames)
         try limits.check(frames: entries.count)
         guard entries.count > 1 else { return nil }
-        return VideoAnimationSource(data: data, format: reader.format, info: reader.info, timeBase: reader.timeBase,
-                                    entries: entries, timeLimit: limits.maxDecodingTime)
+        return VideoAnimationSource(
+            data: data, format: reader.format, info: reader.info, timeBase: reader.timeBase,
+            entries: entries, timeLimit: limits.maxDecodingTime)
     }
 
     static func open(_ data: Data, limits: DecodingLimits) throws(ImageError) -> FFmpegVideoReader {
@@ -82,8 +85,10 @@ struct VideoDecoder: ImageDecoding {
     /// The poster frame at `shownOutput` (turned upright): the first non-black frame within the
     /// search window, or the one shown at a time.
     /// The chosen frame's time is written to `time`.
-    static func poster(_ reader: FFmpegVideoReader, shownOutput: PixelSize, choice: VideoPoster,
-                       posterTime: VideoPosterTime) throws(ImageError) -> Bitmap {
+    static func poster(
+        _ reader: FFmpegVideoReader, shownOutput: PixelSize, choice: VideoPoster,
+        posterTime: VideoPosterTime
+    ) throws(ImageError) -> Bitmap {
         let orientation = reader.info.orientation
         let storedOutput = orientation.swapsDimensions ? shownOutput.transposed : shownOutput
         var chosen: Bitmap?
@@ -92,7 +97,7 @@ struct VideoDecoder: ImageDecoding {
             var looked = 0
             while try reader.decodeNextFrame() {
                 let bitmap = try reader.scaledFrame(to: storedOutput)
-                if chosen == nil { chosen = bitmap }     // the first frame, if all are black
+                if chosen == nil { chosen = bitmap }  // the first frame, if all are black
                 looked += 1
                 if !VideoPoster.isBlack(bitmap) {
                     chosen = bitmap

@@ -28,7 +28,8 @@ package enum VideoPoster: Sendable, Hashable {
                 var x = step / 2
                 while x < bitmap.width {
                     let offset = y * bitmap.bytesPerRow + x * 4
-                    let (r, g, b) = bitmap.format.isBlueFirst
+                    let (r, g, b) =
+                        bitmap.format.isBlueFirst
                         ? (Int(bytes[offset + 2]), Int(bytes[offset + 1]), Int(bytes[offset]))
                         : (Int(bytes[offset]), Int(bytes[offset + 1]), Int(bytes[offset + 2]))
                     if (r * 54 + g * 183 + b * 19) >> 8 > 32 { bright += 1 }

@@ -67,8 +67,9 @@ private final class AnimatedWebPSession {
         let (stride, width, height) = (straight.bytesPerRow, straight.width, straight.height)
         straight.withUnsafeMutableBytes { bytes in
             for y in 0..<height {
-                PixelConversion.unpremultiplyRGBA(UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<((y + 1) * stride)]),
-                                                  pixelCount: width)
+                PixelConversion.unpremultiplyRGBA(
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<((y + 1) * stride)]),
+                    pixelCount: width)
             }
         }
         var picture = WebPPicture()
@@ -79,8 +80,9 @@ private final class AnimatedWebPSession {
         picture.height = Int32(height)
         let imported = straight.withUnsafeBytes { bytes in
             let pixels = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return straight.format.isBlueFirst ? WebPPictureImportBGRA(&picture, pixels, Int32(stride))
-                                               : WebPPictureImportRGBA(&picture, pixels, Int32(stride))
+            return straight.format.isBlueFirst
+                ? WebPPictureImportBGRA(&picture, pixels, Int32(stride))
+                : WebPPictureImportRGBA(&picture, pixels, Int32(stride))
         }
         guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: timestampMilliseconds), &config) != 0 else {
             throw AnimatedWebPEncoder.failure("libwebp could not add a frame at \(timestampMilliseconds) ms")

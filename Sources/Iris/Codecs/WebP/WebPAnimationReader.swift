@@ -46,8 +46,9 @@ enum WebPAnimationReader {
                 return .failure(WebPDecoder.error(for: VP8_STATUS_NOT_ENOUGH_DATA, data: data))
             }
             defer { WebPDemuxDelete(demux) }
-            let canvas = PixelSize(width: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)),
-                                   height: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
+            let canvas = PixelSize(
+                width: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)),
+                height: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
             let declared = Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
             let loops = Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT))
             do throws(ImageError) {
@@ -63,13 +64,14 @@ enum WebPAnimationReader {
                     guard iterator.complete != 0, let fragment = iterator.fragment.bytes else { break }
                     let start = fragment - base
                     bitstreams.append(start..<(start + iterator.fragment.size))
-                    frames.append(AnimationFrameInfo(
-                        x: Int(iterator.x_offset), y: Int(iterator.y_offset),
-                        width: Int(iterator.width), height: Int(iterator.height),
-                        duration: Double(iterator.duration) / 1000,
-                        disposal: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
-                        blend: iterator.blend_method == WEBP_MUX_NO_BLEND ? .source : .over,
-                        isOpaque: iterator.has_alpha == 0))
+                    frames.append(
+                        AnimationFrameInfo(
+                            x: Int(iterator.x_offset), y: Int(iterator.y_offset),
+                            width: Int(iterator.width), height: Int(iterator.height),
+                            duration: Double(iterator.duration) / 1000,
+                            disposal: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
+                            blend: iterator.blend_method == WEBP_MUX_NO_BLEND ? .source : .over,
+                            isOpaque: iterator.has_alpha == 0))
                 } while WebPDemuxNextFrame(&iterator) != 0
                 WebPDemuxReleaseIterator(&iterator)
             }

@@ -34,8 +34,9 @@ struct WebPDecoder: ImageDecoding {
     /// Reads size, alpha and (for animations) the frame count.
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let features = try Self.features(of: data)
-        var header = ImageHeader(format: .webp, width: Int(features.width), height: Int(features.height),
-                                 hasAlpha: features.has_alpha != 0)
+        var header = ImageHeader(
+            format: .webp, width: Int(features.width), height: Int(features.height),
+            hasAlpha: features.has_alpha != 0)
         if features.has_animation != 0 {
             let info = try WebPAnimationReader.info(of: data)
             header.width = info.canvas.width
@@ -58,9 +59,11 @@ struct WebPDecoder: ImageDecoding {
             throw .decodingFailed(format: .webp, reason: "the requested output size \(output) is empty")
         }
         let source = PixelSize(width: Int(features.width), height: Int(features.height))
-        let keepsStraight = features.has_animation == 0 && features.has_alpha != 0 && context.options.keepsStraightAlpha
+        let keepsStraight =
+            features.has_animation == 0 && features.has_alpha != 0 && context.options.keepsStraightAlpha
             && output == source
-        var bitmap = features.has_animation != 0
+        var bitmap =
+            features.has_animation != 0
             ? try WebPAnimationReader.firstFrame(of: data, context: context)
             : try Self.decodeStill(data, hasAlpha: features.has_alpha != 0, straight: keepsStraight, source: source, output: output)
         if keepsStraight { bitmap = bitmap.markedStraight() }
@@ -73,7 +76,9 @@ struct WebPDecoder: ImageDecoding {
 
     // MARK: - Still images
 
-    private static func decodeStill(_ data: Data, hasAlpha: Bool, straight: Bool, source: PixelSize, output: PixelSize) throws(ImageError) -> Bitmap {
+    private static func decodeStill(
+        _ data: Data, hasAlpha: Bool, straight: Bool, source: PixelSize, output: PixelSize
+    ) throws(ImageError) -> Bitmap {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
             throw .decodingFailed(format: .webp, reason: "libwebp version mismatch")

@@ -27,16 +27,18 @@ struct WebPEncoder: ImageEncoding {
             let (stride, width, height) = (straight.bytesPerRow, straight.width, straight.height)
             straight.withUnsafeMutableBytes { bytes in
                 for y in 0..<height {
-                    PixelConversion.unpremultiplyRGBA(UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<((y + 1) * stride)]),
-                                                      pixelCount: width)
+                    PixelConversion.unpremultiplyRGBA(
+                        UnsafeMutableRawBufferPointer(rebasing: bytes[(y * stride)..<((y + 1) * stride)]),
+                        pixelCount: width)
                 }
             }
         }
         let blueFirst = straight.format.isBlueFirst
         if options.lossless {
             let encoded = try straight.withUnsafeBytes { bytes throws(ImageError) in
-                try WebPLosslessWriter.encode(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), width: straight.width,
-                                              height: straight.height, stride: straight.bytesPerRow, blueFirst: blueFirst)
+                try WebPLosslessWriter.encode(
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), width: straight.width,
+                    height: straight.height, stride: straight.bytesPerRow, blueFirst: blueFirst)
             }
             return try Self.embeddingProfile(of: bitmap, in: encoded)
         }
@@ -45,8 +47,9 @@ struct WebPEncoder: ImageEncoding {
         let size = straight.withUnsafeBytes { bytes in
             let pixels = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let width = Int32(straight.width), height = Int32(straight.height), stride = Int32(straight.bytesPerRow)
-            return blueFirst ? WebPEncodeBGRA(pixels, width, height, stride, quality, &output)
-                             : WebPEncodeRGBA(pixels, width, height, stride, quality, &output)
+            return blueFirst
+                ? WebPEncodeBGRA(pixels, width, height, stride, quality, &output)
+                : WebPEncodeRGBA(pixels, width, height, stride, quality, &output)
         }
         guard size > 0, let output else {
             throw .encodingFailed(format: .webp, reason: "libwebp could not encode \(bitmap.size)")

@@ -25,8 +25,9 @@ struct WebPFrameReader: AnimationFramePixelReader {
         guard !walk.frames.isEmpty else {
             throw WebPDecoder.error(for: VP8_STATUS_NOT_ENOUGH_DATA, data: data)
         }
-        return ComposedAnimationSource(canvas: canvas, frames: walk.frames, loopCount: walk.info.loopCount,
-                                       reader: WebPFrameReader(data: data, bitstreams: walk.bitstreams))
+        return ComposedAnimationSource(
+            canvas: canvas, frames: walk.frames, loopCount: walk.info.loopCount,
+            reader: WebPFrameReader(data: data, bitstreams: walk.bitstreams))
     }
 
     func pixels(ofFrame index: Int) throws(ImageError) -> FramePixels {

@@ -24,8 +24,10 @@ enum WebPLosslessWriter {
         picture.use_argb = 1
         picture.width = Int32(width)
         picture.height = Int32(height)
-        let imported = blueFirst ? WebPPictureImportBGRA(&picture, pixels, Int32(stride))
-                                 : WebPPictureImportRGBA(&picture, pixels, Int32(stride))
+        let imported =
+            blueFirst
+            ? WebPPictureImportBGRA(&picture, pixels, Int32(stride))
+            : WebPPictureImportRGBA(&picture, pixels, Int32(stride))
         guard imported != 0 else {
             throw .encodingFailed(format: .webp, reason: "libwebp could not take the \(width)×\(height) pixels (out of memory)")
         }
@@ -38,7 +40,8 @@ enum WebPLosslessWriter {
             return WebPEncode(&config, &picture)
         }
         guard encoded != 0, let bytes = writer.mem else {
-            throw .encodingFailed(format: .webp, reason: "libwebp could not encode \(width)×\(height) (error \(picture.error_code.rawValue))")
+            throw .encodingFailed(
+                format: .webp, reason: "libwebp could not encode \(width)×\(height) (error \(picture.error_code.rawValue))")
         }
         return Data(bytes: bytes, count: writer.size)
     }

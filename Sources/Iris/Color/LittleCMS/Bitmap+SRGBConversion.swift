@@ -15,11 +15,12 @@ extension Bitmap {
         guard let space = taggedColorSpace else { return }
         taggedColorSpace = .sRGB
         guard !space.isSRGB, width > 0, height > 0 else { return }
-        let layout: cmsUInt32Number = switch format {
-        case .rgba8, .rgbx8: IRIS_LCMS_TYPE_RGBA_8
-        case .bgra8, .bgrx8: IRIS_LCMS_TYPE_BGRA_8
-        case .gray8: IRIS_LCMS_TYPE_GRAY_8
-        }
+        let layout: cmsUInt32Number =
+            switch format {
+            case .rgba8, .rgbx8: IRIS_LCMS_TYPE_RGBA_8
+            case .bgra8, .bgrx8: IRIS_LCMS_TYPE_BGRA_8
+            case .gray8: IRIS_LCMS_TYPE_GRAY_8
+            }
         guard let transform = ColorTransforms.toSRGB(from: space, input: layout, output: layout) else { return }
         let (width, height, stride, premultiplied) = (width, height, bytesPerRow, format.hasAlpha && isPremultiplied)
         withUnsafeMutableBytes { bytes in
@@ -32,8 +33,9 @@ extension Bitmap {
             for y in 0..<height {
                 let row = UnsafeMutableRawBufferPointer(start: base + y * stride, count: width * 4)
                 PixelConversion.unpremultiplyRGBA(row, pixelCount: width)
-                transform.convert(row.baseAddress!, inputStride: width * 4, to: row.baseAddress!, outputStride: width * 4,
-                                  width: width, rows: 1)
+                transform.convert(
+                    row.baseAddress!, inputStride: width * 4, to: row.baseAddress!, outputStride: width * 4,
+                    width: width, rows: 1)
                 PixelConversion.premultiplyRGBA(row, pixelCount: width)
             }
         }

@@ -11,9 +11,11 @@ struct CMYKProfileConverter {
     /// Little CMS can read.
     init?(profile: ICCProfile, inverted: Bool) {
         guard profile.colorModel == .cmyk,
-              let transform = ColorTransforms.toSRGB(from: .icc(profile),
-                                                     input: inverted ? IRIS_LCMS_TYPE_CMYK_8_REV : IRIS_LCMS_TYPE_CMYK_8,
-                                                     output: IRIS_LCMS_TYPE_RGBA_8) else { return nil }
+            let transform = ColorTransforms.toSRGB(
+                from: .icc(profile),
+                input: inverted ? IRIS_LCMS_TYPE_CMYK_8_REV : IRIS_LCMS_TYPE_CMYK_8,
+                output: IRIS_LCMS_TYPE_RGBA_8)
+        else { return nil }
         self.transform = transform
     }
 
@@ -24,9 +26,13 @@ struct CMYKProfileConverter {
         // The transform writes colour only: the fourth byte of each output pixel is set here.
         let bytes = rgbx.bindMemory(to: UInt8.self)
         var index = 3
-        for _ in 0..<pixelCount { bytes[index] = 255; index += 4 }
-        transform.convert(input, inputStride: pixelCount * 4, to: output, outputStride: pixelCount * 4,
-                          width: pixelCount, rows: 1)
+        for _ in 0..<pixelCount {
+            bytes[index] = 255
+            index += 4
+        }
+        transform.convert(
+            input, inputStride: pixelCount * 4, to: output, outputStride: pixelCount * 4,
+            width: pixelCount, rows: 1)
     }
 }
 #endif

@@ -43,8 +43,11 @@ enum ColorTransforms {
         guard let destination = grey ? LCMSProfile.sRGBGray() : LCMSProfile.sRGB() else { return nil }
         // Alpha (or the filler byte) is copied as it is.
         let copiesExtra = input == IRIS_LCMS_TYPE_RGBA_8 || input == IRIS_LCMS_TYPE_BGRA_8
-        guard let transform = LCMSTransform(from: source, input, to: destination, output,
-                                            extraFlags: copiesExtra ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0) else { return nil }
+        guard
+            let transform = LCMSTransform(
+                from: source, input, to: destination, output,
+                extraFlags: copiesExtra ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0)
+        else { return nil }
         if input == output, isWithinALevelOfIdentity(transform, layout: input) { return nil }
         return transform
     }
@@ -71,8 +74,9 @@ enum ColorTransforms {
         let pixelSize = layout == IRIS_LCMS_TYPE_GRAY_8 ? 1 : 4
         probes.withUnsafeBytes { input in
             output.withUnsafeMutableBytes { out in
-                transform.convert(input.baseAddress!, inputStride: probes.count, to: out.baseAddress!, outputStride: probes.count,
-                                  width: probes.count / pixelSize, rows: 1)
+                transform.convert(
+                    input.baseAddress!, inputStride: probes.count, to: out.baseAddress!, outputStride: probes.count,
+                    width: probes.count / pixelSize, rows: 1)
             }
         }
         return zip(probes, output).allSatisfy { abs(Int($0) - Int($1)) <= 1 }

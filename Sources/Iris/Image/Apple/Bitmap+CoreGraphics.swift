@@ -22,21 +22,24 @@ extension Bitmap {
 
     private func makeCGImage() -> CGImage? {
         let bytes = retainedBytes()
-        guard let provider = CGDataProvider(
-            dataInfo: bytes.context, data: bytes.base, size: bytes.count,
-            releaseData: { info, _, _ in
-                if let info { Bitmap.RetainedBytes.release(context: info) }
-            }
-        ) else {
+        guard
+            let provider = CGDataProvider(
+                dataInfo: bytes.context, data: bytes.base, size: bytes.count,
+                releaseData: { info, _, _ in
+                    if let info { Bitmap.RetainedBytes.release(context: info) }
+                }
+            )
+        else {
             RetainedBytes.release(context: bytes.context)
             return nil
         }
         let (layoutSpace, info) = format.coreGraphicsLayout
         // Grey stays device grey unless a grey profile says otherwise; colour takes its space.
         let space = format == .gray8 && colorSpace.iccProfile?.colorModel != .gray ? layoutSpace : colorSpace.cgColorSpace
-        return CGImage(width: width, height: height, bitsPerComponent: 8, bitsPerPixel: format.bytesPerPixel * 8,
-                       bytesPerRow: bytesPerRow, space: space, bitmapInfo: info, provider: provider,
-                       decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+        return CGImage(
+            width: width, height: height, bitsPerComponent: 8, bitsPerPixel: format.bytesPerPixel * 8,
+            bytesPerRow: bytesPerRow, space: space, bitmapInfo: info, provider: provider,
+            decode: nil, shouldInterpolate: true, intent: .defaultIntent)
     }
 }
 
@@ -48,16 +51,21 @@ extension Bitmap {
     /// what `.bgrx8` promises. The image is colour-matched into `space` (sRGB unless given;
     /// see ``ColorSpace/drawingSpace(for:management:)``), which the caller tags the bitmap with.
     /// `nil` when no context can be made.
-    static func drawing(_ image: CGImage, width: Int, height: Int, opaque: Bool, rowAlignment: Int,
-                        space: CGColorSpace? = nil) -> Bitmap? {
+    static func drawing(
+        _ image: CGImage, width: Int, height: Int, opaque: Bool, rowAlignment: Int,
+        space: CGColorSpace? = nil
+    ) -> Bitmap? {
         var bitmap = Bitmap(width: width, height: height, format: opaque ? .bgrx8 : .bgra8, rowAlignment: rowAlignment)
         let stride = bitmap.bytesPerRow
         let drawn: Bool = bitmap.withUnsafeMutableBytes { raw in
-            guard let context = CGContext(data: raw.baseAddress, width: width, height: height,
-                                          bitsPerComponent: 8, bytesPerRow: stride,
-                                          space: space ?? ColorSpace.sRGB.cgColorSpace,
-                                          bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
-                                              | CGBitmapInfo.byteOrder32Little.rawValue) else { return false }
+            guard
+                let context = CGContext(
+                    data: raw.baseAddress, width: width, height: height,
+                    bitsPerComponent: 8, bytesPerRow: stride,
+                    space: space ?? ColorSpace.sRGB.cgColorSpace,
+                    bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
+                        | CGBitmapInfo.byteOrder32Little.rawValue)
+            else { return false }
             context.interpolationQuality = .high
             context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
             return true
@@ -69,13 +77,14 @@ extension Bitmap {
 extension PixelFormat {
     /// The colour space and bitmap info that describe this layout to Core Graphics.
     fileprivate var coreGraphicsLayout: (CGColorSpace, CGBitmapInfo) {
-        let (alpha, order): (CGImageAlphaInfo, CGBitmapInfo) = switch self {
-        case .rgba8: (.premultipliedLast, .byteOrder32Big)
-        case .rgbx8: (.noneSkipLast, .byteOrder32Big)
-        case .bgra8: (.premultipliedFirst, .byteOrder32Little)
-        case .bgrx8: (.noneSkipFirst, .byteOrder32Little)
-        case .gray8: (.none, [])
-        }
+        let (alpha, order): (CGImageAlphaInfo, CGBitmapInfo) =
+            switch self {
+            case .rgba8: (.premultipliedLast, .byteOrder32Big)
+            case .rgbx8: (.noneSkipLast, .byteOrder32Big)
+            case .bgra8: (.premultipliedFirst, .byteOrder32Little)
+            case .bgrx8: (.noneSkipFirst, .byteOrder32Little)
+            case .gray8: (.none, [])
+            }
         let space = self == .gray8 ? CGColorSpaceCreateDeviceGray() : CGColorSpaceCreateDeviceRGB()
         return (space, CGBitmapInfo(rawValue: alpha.rawValue | order.rawValue))
     }

@@ -8,7 +8,10 @@ public struct CalibratedRGB: Sendable, Hashable, CustomStringConvertible {
         /// The CIE 1931 y coordinate.
         public var y: Double
         /// Makes a chromaticity.
-        public init(x: Double, y: Double) { self.x = x; self.y = y }
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
     }
 
     /// The white point and the three primaries of a `cHRM` chunk.
@@ -23,14 +26,18 @@ public struct CalibratedRGB: Sendable, Hashable, CustomStringConvertible {
         public var blue: Chromaticity
         /// Makes primaries.
         public init(white: Chromaticity, red: Chromaticity, green: Chromaticity, blue: Chromaticity) {
-            self.white = white; self.red = red; self.green = green; self.blue = blue
+            self.white = white
+            self.red = red
+            self.green = green
+            self.blue = blue
         }
 
         /// sRGB's (and Rec. 709's): D65 white.
-        public static let sRGB = Primaries(white: Chromaticity(x: 0.3127, y: 0.3290),
-                                           red: Chromaticity(x: 0.64, y: 0.33),
-                                           green: Chromaticity(x: 0.30, y: 0.60),
-                                           blue: Chromaticity(x: 0.15, y: 0.06))
+        public static let sRGB = Primaries(
+            white: Chromaticity(x: 0.3127, y: 0.3290),
+            red: Chromaticity(x: 0.64, y: 0.33),
+            green: Chromaticity(x: 0.30, y: 0.60),
+            blue: Chromaticity(x: 0.15, y: 0.06))
 
         /// Whether every chromaticity is within `tolerance` of `other`'s.
         func isClose(to other: Primaries, tolerance: Double) -> Bool {
@@ -72,7 +79,9 @@ public struct CalibratedRGB: Sendable, Hashable, CustomStringConvertible {
         var parts: [String] = []
         if let gamma { parts.append("gAMA \(gamma)") }
         if let primaries {
-            parts.append("cHRM white (\(primaries.white.x), \(primaries.white.y)) red (\(primaries.red.x), \(primaries.red.y)) green (\(primaries.green.x), \(primaries.green.y)) blue (\(primaries.blue.x), \(primaries.blue.y))")
+            parts.append(
+                "cHRM white (\(primaries.white.x), \(primaries.white.y)) red (\(primaries.red.x), \(primaries.red.y)) green (\(primaries.green.x), \(primaries.green.y)) blue (\(primaries.blue.x), \(primaries.blue.y))"
+            )
         }
         if let sRGBIntent { parts.append("sRGB intent \(sRGBIntent)") }
         return parts.isEmpty ? "(no chunks)" : parts.joined(separator: ", ")

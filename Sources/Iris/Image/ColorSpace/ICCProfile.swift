@@ -44,12 +44,13 @@ public struct ICCProfile: Sendable, Hashable, CustomStringConvertible {
         guard size >= 132, size <= bytes.count else { return nil }
         let bytesUsed = Array(bytes[0..<size])
         self.data = Data(bytesUsed)
-        colorModel = switch Self.signature(bytes, at: 16) {
-        case "RGB ": .rgb
-        case "GRAY": .gray
-        case "CMYK": .cmyk
-        case let other: .other(other)
-        }
+        colorModel =
+            switch Self.signature(bytes, at: 16) {
+            case "RGB ": .rgb
+            case "GRAY": .gray
+            case "CMYK": .cmyk
+            case let other: .other(other)
+            }
         profileClass = Self.signature(bytes, at: 12)
         version = (Int(bytes[8]), Int(bytes[9] >> 4))
         name = ICCDescriptionTag.read(in: bytesUsed)

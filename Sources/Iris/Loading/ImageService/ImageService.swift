@@ -52,8 +52,10 @@ public struct SizeLadder: Sendable, Hashable {
     }
 
     /// 32 to 3,840 pixels in 18 steps.
-    public static let standard = SizeLadder([32, 48, 64, 96, 128, 160, 192, 256, 320, 384, 480, 640, 828, 1080, 1280, 1600, 2048,
-                                             2560, 3840])
+    public static let standard = SizeLadder([
+        32, 48, 64, 96, 128, 160, 192, 256, 320, 384, 480, 640, 828, 1080, 1280, 1600, 2048,
+        2560, 3840,
+    ])
 
     /// The smallest step at least `pixels`; the largest step above it.
     public func step(atLeast pixels: Int) -> Int {

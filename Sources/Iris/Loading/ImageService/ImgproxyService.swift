@@ -51,8 +51,10 @@ public struct ImgproxyService: ImageService {
     ///   - gravity: imgproxy's gravity for fills (`"sm"` for smart crops).
     ///   - signing: Unsigned (the default) or signed by the app's backend.
     ///   - sourceHosts: The hosts the service renders; `nil` for every host.
-    public init(baseURL: URL, ladder: SizeLadder = .standard, formats: [ImageFormat] = [.webp], gravity: String? = nil,
-                signing: Signing = .unsigned(), sourceHosts: Set<String>? = nil) {
+    public init(
+        baseURL: URL, ladder: SizeLadder = .standard, formats: [ImageFormat] = [.webp], gravity: String? = nil,
+        signing: Signing = .unsigned(), sourceHosts: Set<String>? = nil
+    ) {
         self.baseURL = baseURL
         self.ladder = ladder
         self.formats = formats
@@ -87,7 +89,8 @@ public struct ImgproxyService: ImageService {
     public func path(for source: URL, rendition: ImageRendition) -> String {
         var options = ["rs:\(rendition.contentMode == .fill ? "fill" : "fit"):\(rendition.width):\(rendition.height)"]
         if rendition.contentMode == .fill, let gravity { options.append("g:\(gravity)") }
-        let encoded = source.absoluteString.addingPercentEncoding(withAllowedCharacters: Self.plainSourceCharacters)
+        let encoded =
+            source.absoluteString.addingPercentEncoding(withAllowedCharacters: Self.plainSourceCharacters)
             ?? source.absoluteString
         let format = rendition.format?.fileExtension.map { "@" + $0 } ?? ""
         return "/" + options.joined(separator: "/") + "/plain/" + encoded + format

@@ -1,4 +1,3 @@
-
 /// Runs async jobs with bounded concurrency, highest priority first and first-in first-out
 /// within a priority.
 ///
@@ -123,7 +122,8 @@ final class WorkQueue: Sendable {
     private func startJobs(_ state: inout State) {
         while state.running < maxConcurrent, let entry = state.heap.popFirst() {
             guard var record = state.records[entry.id], !record.isRunning,
-                  record.generation == entry.generation, let job = record.job else { continue }
+                record.generation == entry.generation, let job = record.job
+            else { continue }
             record.job = nil
             let id = entry.id
             record.task = Task.detached(priority: record.priority.taskPriority) { [self] in

@@ -23,8 +23,9 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             // (``ImageDecoderRegistry/decode(contentsOf:options:)``). The original data handed
             // on is the file mapped again (no read).
             return decode { decoders, options throws(ImageError) in
-                StageImage(image: try await decoders.decodeAwaiting(contentsOf: url, options: options),
-                           originalData: try? Data(contentsOf: url, options: .alwaysMapped))
+                StageImage(
+                    image: try await decoders.decodeAwaiting(contentsOf: url, options: options),
+                    originalData: try? Data(contentsOf: url, options: .alwaysMapped))
             }
         }
         if graph.caches.readsData(for: keys) { return readCacheThenDecode() }
@@ -52,15 +53,19 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     /// read it, or the request may not): previews from its partial data, then the decode of
     /// its data.
     private func followFetch() {
-        follow({ [graph] in graph.fetchData($0, keys: $1.withoutDiskRead, priority: $2, observer: $3) },
-               partial: { [self] data in decodePreview(of: data) }) { [self] data in
+        follow(
+            { [graph] in graph.fetchData($0, keys: $1.withoutDiskRead, priority: $2, observer: $3) },
+            partial: { [self] data in decodePreview(of: data) }
+        ) { [self] data in
             decode { [self] decoders, options throws(ImageError) in try await decodeLoaded(data, decoders, options) }
         }
     }
 
     /// Decodes data that came through the loader or the disk cache; data that does not decode
     /// is forgotten there.
-    private func decodeLoaded(_ data: Data, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions) async throws(ImageError) -> StageImage {
+    private func decodeLoaded(
+        _ data: Data, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions
+    ) async throws(ImageError) -> StageImage {
         do throws(ImageError) {
             var image = try await decoders.decodeAwaiting(data, options: options)
             if let routing = graph.serviceRouting, let route = routing.route(request, target: keys.image.target) {
@@ -113,17 +118,18 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
                 }
                 next = previewState.withLock { state in
                     defer { state.pending = nil }
-                    if state.pending == nil { state.isDecoding = false }   // idle again, in the same hold
+                    if state.pending == nil { state.isDecoding = false }  // idle again, in the same hold
                     return state.pending
                 }
             }
-            if next != nil { previewState.withLock { $0 = (false, nil) } }   // stopped early (cancelled, ended)
+            if next != nil { previewState.withLock { $0 = (false, nil) } }  // stopped early (cancelled, ended)
         }
     }
 
     /// At the request's target, oriented unless it opts out.
     private func decodeOptions(partial: Bool = false) -> DecodeOptions {
-        DecodeOptions(target: request.decodeTarget, appliesOrientation: !request.options.skipsOrientation,
-                      limits: graph.configuration.limits, allowsPartialData: partial)
+        DecodeOptions(
+            target: request.decodeTarget, appliesOrientation: !request.options.skipsOrientation,
+            limits: graph.configuration.limits, allowsPartialData: partial)
     }
 }

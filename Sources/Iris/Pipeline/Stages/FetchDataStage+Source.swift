@@ -61,7 +61,8 @@ extension FetchDataStage {
             do {
                 return .success(try Data(contentsOf: url, options: .mappedIfSafe))
             } catch {
-                return .failure(.dataLoadingFailed(reason: "cannot read \(url.path): \(ErrorCause.reason(error))", cause: ErrorCause(error)))
+                return .failure(
+                    .dataLoadingFailed(reason: "cannot read \(url.path): \(ErrorCause.reason(error))", cause: ErrorCause(error)))
             }
         case .data(_, let load):
             do {
@@ -96,8 +97,9 @@ extension FetchDataStage {
         let configuration = graph.configuration
         let limit = configuration.maxDataBytes
         let reportsPartialData = configuration.isProgressiveDecodingEnabled
-        let resumable = ResumableLoad(request: request, loader: configuration.dataLoader, store: configuration.resumableData,
-                                      byteLimit: limit)
+        let resumable = ResumableLoad(
+            request: request, loader: configuration.dataLoader, store: configuration.resumableData,
+            byteLimit: limit)
         do {
             for try await event in resumable.events() {
                 switch event {
@@ -126,8 +128,12 @@ extension FetchDataStage {
             return .failure(.cancelled)
         } catch {
             if Task.isCancelled { resumable.keep(data) }
-            return .failure(Task.isCancelled ? .cancelled : .network(reason: ErrorCause.reason(error), url: request.url,
-                                                                     cause: ErrorCause(error)))
+            return .failure(
+                Task.isCancelled
+                    ? .cancelled
+                    : .network(
+                        reason: ErrorCause.reason(error), url: request.url,
+                        cause: ErrorCause(error)))
         }
         if Task.isCancelled {
             resumable.keep(data)

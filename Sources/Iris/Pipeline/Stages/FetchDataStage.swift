@@ -26,9 +26,10 @@ final class FetchDataStage: PipelineStage<Data, Data>, @unchecked Sendable {
 
     /// A disk miss: follows the fetch of the same data that loads without reading the disk.
     private func followLoad() {
-        follow({ [graph] in graph.fetchData($0, keys: $1.withoutDiskRead, priority: $2, observer: $3) },
-               partial: { [self] data in publishPartial(data) },
-               success: { [self] data in finish(.success(data)) })
+        follow(
+            { [graph] in graph.fetchData($0, keys: $1.withoutDiskRead, priority: $2, observer: $3) },
+            partial: { [self] data in publishPartial(data) },
+            success: { [self] data in finish(.success(data)) })
     }
 
     private func loadUnlessCacheOnly() {

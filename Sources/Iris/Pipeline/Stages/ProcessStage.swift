@@ -7,11 +7,12 @@ import Foundation
 /// are processed on the preview decode's thread (previews are few and small) and passed on.
 final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
     override func start() {
-        follow(graph.decodeImage,
-               partial: { [self] preview in
-                   if case .success(let processed) = Self.process(preview, with: request.processors) { publishPartial(processed) }
-               },
-               success: { [self] decoded in process(decoded) })
+        follow(
+            graph.decodeImage,
+            partial: { [self] preview in
+                if case .success(let processed) = Self.process(preview, with: request.processors) { publishPartial(processed) }
+            },
+            success: { [self] decoded in process(decoded) })
     }
 
     private func process(_ decoded: StageImage) {
@@ -19,9 +20,10 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
         guard !processors.isEmpty else { return finish(.success(store(decoded))) }
         enqueue(in: graph.processQueue) { [self] in
             guard !Task.isCancelled else { return }
-            finish(Self.process(decoded.image, with: processors).map {
-                store(StageImage(image: $0, originalData: decoded.originalData))
-            })
+            finish(
+                Self.process(decoded.image, with: processors).map {
+                    store(StageImage(image: $0, originalData: decoded.originalData))
+                })
         }
     }
 

@@ -127,7 +127,8 @@ struct ResumableLoad: Sendable {
                     attempt = nil
                     let contentRange = response.value(forHTTPHeaderField: "Content-Range")
                     if response.statusCode == 206, partial.isContinued(by: contentRange) {
-                        response.expectedLength = ResumableData.totalLength(fromContentRange: contentRange)
+                        response.expectedLength =
+                            ResumableData.totalLength(fromContentRange: contentRange)
                             ?? response.expectedLength.map { $0 + partial.data.count }
                         load.note(response)
                         isContinued = true
@@ -165,13 +166,17 @@ struct ResumableLoad: Sendable {
             default: cause = ErrorCause(error)
             }
             if let nsError = cause.error.map({ $0 as NSError }), nsError.domain == NSURLErrorDomain,
-               nsError.code == NSURLErrorTimedOut || nsError.code == NSURLErrorCancelled { return error }
+                nsError.code == NSURLErrorTimedOut || nsError.code == NSURLErrorCancelled
+            {
+                return error
+            }
             return connectionLost(cause: cause)
         }
 
         private func connectionLost(cause: ErrorCause) -> ImageError {
-            .network(reason: "connection lost after \(given.grouped) of \((continuedTotal ?? given).grouped) bytes",
-                     url: load.request.url, cause: cause)
+            .network(
+                reason: "connection lost after \(given.grouped) of \((continuedTotal ?? given).grouped) bytes",
+                url: load.request.url, cause: cause)
         }
     }
 }

@@ -121,14 +121,15 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
         success: @escaping @Sendable (Upstream) -> Void
     ) {
         let priority = self.priority
-        adopt(upstream(request, keys, priority) { [self] event in
-            switch event {
-            case .progress(let progress): publish(progress)
-            case .partial(let value): partial(value)
-            case .finished(.failure(let error)): finish(.failure(error))
-            case .finished(.success(let value)): success(value)
-            }
-        }, startedAt: priority)
+        adopt(
+            upstream(request, keys, priority) { [self] event in
+                switch event {
+                case .progress(let progress): publish(progress)
+                case .partial(let value): partial(value)
+                case .finished(.failure(let error)): finish(.failure(error))
+                case .finished(.success(let value)): success(value)
+                }
+            }, startedAt: priority)
     }
 
     private func adopt(_ dependency: some StageDependency, startedAt priority: ImageRequest.Priority) {
@@ -187,8 +188,10 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
 
     /// Adds a subscriber. Returns its id and the latest progress, or nil when the stage has
     /// already ended (the caller then starts a new one).
-    final func addSubscriber(priority: ImageRequest.Priority,
-                             observer: @escaping Observer) -> (id: Int, progress: ImageTask.Progress?)? {
+    final func addSubscriber(
+        priority: ImageRequest.Priority,
+        observer: @escaping Observer
+    ) -> (id: Int, progress: ImageTask.Progress?)? {
         state.withLock { state in
             guard state.phase == .active else { return nil }
             let id = state.nextID
@@ -224,7 +227,8 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
     final func setPriority(_ priority: ImageRequest.Priority, of id: Int) {
         state.withLock { state in
             guard state.phase == .active, let index = state.subscribers.firstIndex(where: { $0.id == id }),
-                  state.subscribers[index].priority != priority else { return }
+                state.subscribers[index].priority != priority
+            else { return }
             state.subscribers[index].priority = priority
             Self.updatePriority(&state)
         }
@@ -262,8 +266,10 @@ final class StageRegistry<Key: Hashable & Sendable, Output: Sendable, Partial: S
 
     /// Joins the stage for `key`, or makes one with `make` and starts it (outside the registry's
     /// lock). The latest progress, if any, is delivered to a joining subscriber at once.
-    func subscribe(to key: Key, priority: ImageRequest.Priority, observer: @escaping Stage.Observer,
-                   make: () -> Stage) -> StageSubscription<Output, Partial> {
+    func subscribe(
+        to key: Key, priority: ImageRequest.Priority, observer: @escaping Stage.Observer,
+        make: () -> Stage
+    ) -> StageSubscription<Output, Partial> {
         let (stage, id, progress, isNew) = stages.withLock { table in
             if let existing = table[key], let (id, progress) = existing.addSubscriber(priority: priority, observer: observer) {
                 return (existing, id, progress, false)
@@ -310,9 +316,10 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Output, ImageError>, Never>) in
                 waiter.wait(with: continuation)
-                waiter.attach(subscribe { event in
-                    if case .finished(let result) = event { waiter.finish(result) }
-                })
+                waiter.attach(
+                    subscribe { event in
+                        if case .finished(let result) = event { waiter.finish(result) }
+                    })
             }
         } onCancel: {
             waiter.finish(.failure(.cancelled))
@@ -341,7 +348,10 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
         let ended = state.withLock { state -> (CheckedContinuation<Result<Output, ImageError>, Never>?, Subscription?)? in
             guard state.result == nil else { return nil }
             state.result = result
-            defer { state.continuation = nil; state.subscription = nil }
+            defer {
+                state.continuation = nil
+                state.subscription = nil
+            }
             return (state.continuation, state.subscription)
         }
         guard let (continuation, subscription) = ended else { return }

@@ -20,10 +20,13 @@ extension ImageProcessors {
         }
 
         /// The image with `top`, `right`, `bottom` and `left` pixels added around it.
-        public static func padding(top: Int, right: Int, bottom: Int, left: Int, around size: PixelSize,
-                                   background: RGBA) -> Canvas {
-            Canvas(size: PixelSize(width: size.width + left + right, height: size.height + top + bottom),
-                   x: left, y: top, background: background)
+        public static func padding(
+            top: Int, right: Int, bottom: Int, left: Int, around size: PixelSize,
+            background: RGBA
+        ) -> Canvas {
+            Canvas(
+                size: PixelSize(width: size.width + left + right, height: size.height + top + bottom),
+                x: left, y: top, background: background)
         }
 
         /// What the memory cache key records of this processor.
@@ -37,10 +40,11 @@ extension ImageProcessors {
             if size == image.bitmap.size && x == 0 && y == 0 { return image }
             var source = image.bitmap.isPremultiplied ? image.bitmap : image.bitmap.premultiplied()
             let needsAlpha = background.a < 255 || source.format.hasAlpha
-            let format: PixelFormat = switch source.format {
-            case .gray8: .preferred(hasAlpha: needsAlpha)
-            default: needsAlpha ? source.format.withAlpha : source.format
-            }
+            let format: PixelFormat =
+                switch source.format {
+                case .gray8: .preferred(hasAlpha: needsAlpha)
+                default: needsAlpha ? source.format.withAlpha : source.format
+                }
             if source.format != format { source = source.converted(to: format) }
             var out = Bitmap(width: size.width, height: size.height, format: format)
             let fill = Self.premultipliedBytes(background, format: format)
@@ -53,7 +57,10 @@ extension ImageProcessors {
                     for row in 0..<size.height {
                         var offset = row * outStride
                         for _ in 0..<size.width {
-                            dst[offset] = fill.0; dst[offset + 1] = fill.1; dst[offset + 2] = fill.2; dst[offset + 3] = fill.3
+                            dst[offset] = fill.0
+                            dst[offset + 1] = fill.1
+                            dst[offset + 2] = fill.2
+                            dst[offset + 3] = fill.3
                             offset += bpp
                         }
                         guard row >= top, row < bottom, left < right else { continue }

@@ -11,8 +11,10 @@ extension ImageProcessors {
         /// Returns the processed image (an animation: every frame).
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             let side = min(image.bitmap.width, image.bitmap.height)
-            let square = image.bitmap.cropped(to: PixelRect(x: (image.bitmap.width - side) / 2,
-                                                            y: (image.bitmap.height - side) / 2, width: side, height: side))
+            let square = image.bitmap.cropped(
+                to: PixelRect(
+                    x: (image.bitmap.width - side) / 2,
+                    y: (image.bitmap.height - side) / 2, width: side, height: side))
             return image.replacingBitmap(RoundedCorners.round(square, radius: Double(side) / 2))
         }
     }

@@ -14,8 +14,9 @@ extension ImageProcessors {
         public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
             let inside = rect.clamped(to: image.bitmap.size)
             guard inside.width > 0, inside.height > 0 else {
-                throw .processingFailed(processor: identifier,
-                                                  reason: "the rectangle lies outside the \(image.bitmap.size) image")
+                throw .processingFailed(
+                    processor: identifier,
+                    reason: "the rectangle lies outside the \(image.bitmap.size) image")
             }
             return image.replacingBitmap(image.bitmap.cropped(to: inside))
         }

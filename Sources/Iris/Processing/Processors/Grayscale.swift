@@ -22,7 +22,9 @@ extension ImageProcessors {
                     var i = y * bitmap.bytesPerRow
                     for _ in 0..<bitmap.width {
                         let v = RGBA(r: p[i + red], g: p[i + 1], b: p[i + blue]).luma
-                        p[i] = v; p[i + 1] = v; p[i + 2] = v
+                        p[i] = v
+                        p[i + 1] = v
+                        p[i + 2] = v
                         i += 4
                     }
                 }

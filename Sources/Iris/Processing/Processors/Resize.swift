@@ -14,8 +14,10 @@ extension ImageProcessors {
         public var kernel: ResamplingKernel
 
         /// Makes a resize processor.
-        public init(size: PixelSize, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false, crop: Bool = false,
-                    kernel: ResamplingKernel = .lanczos3) {
+        public init(
+            size: PixelSize, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false, crop: Bool = false,
+            kernel: ResamplingKernel = .lanczos3
+        ) {
             self.size = size
             self.contentMode = contentMode
             self.allowsUpscaling = allowsUpscaling
@@ -38,8 +40,10 @@ extension ImageProcessors {
             var bitmap = output == image.bitmap.size ? image.bitmap : Resampler(kernel: kernel).resize(image.bitmap, to: output)
             if crop && contentMode == .fill && (bitmap.width > size.width || bitmap.height > size.height) {
                 let width = min(size.width, bitmap.width), height = min(size.height, bitmap.height)
-                bitmap = bitmap.cropped(to: PixelRect(x: (bitmap.width - width) / 2, y: (bitmap.height - height) / 2,
-                                                      width: width, height: height))
+                bitmap = bitmap.cropped(
+                    to: PixelRect(
+                        x: (bitmap.width - width) / 2, y: (bitmap.height - height) / 2,
+                        width: width, height: height))
             }
             return image.replacingBitmap(bitmap)
         }
@@ -52,7 +56,10 @@ extension ImageProcessing where Self == ImageProcessors.Resize {
         ImageProcessors.Resize(size: size, contentMode: contentMode, allowsUpscaling: allowsUpscaling, crop: crop)
     }
     /// Resizes to fit or fill `width`×`height` pixels; see ``ImageProcessors/Resize``.
-    public static func resize(width: Int, height: Int, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false, crop: Bool = false) -> Self {
-        ImageProcessors.Resize(size: PixelSize(width: width, height: height), contentMode: contentMode, allowsUpscaling: allowsUpscaling, crop: crop)
+    public static func resize(
+        width: Int, height: Int, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false, crop: Bool = false
+    ) -> Self {
+        ImageProcessors.Resize(
+            size: PixelSize(width: width, height: height), contentMode: contentMode, allowsUpscaling: allowsUpscaling, crop: crop)
     }
 }

@@ -31,8 +31,9 @@ extension ImageProcessors {
             }
             // Score a copy at most 96 pixels on its long side: features, not detail, decide.
             let scale = min(1, 96 / Double(max(bitmap.width, bitmap.height)))
-            let small = PixelSize(width: max(1, Int((Double(bitmap.width) * scale).rounded())),
-                                  height: max(1, Int((Double(bitmap.height) * scale).rounded())))
+            let small = PixelSize(
+                width: max(1, Int((Double(bitmap.width) * scale).rounded())),
+                height: max(1, Int((Double(bitmap.height) * scale).rounded())))
             var copy = bitmap.isPremultiplied ? bitmap : bitmap.premultiplied()
             if copy.format == .gray8 { copy = copy.converted(to: .preferred(hasAlpha: false)) }
             let reduced = small == copy.size ? copy : Resampler(kernel: .bilinear).resize(copy, to: small)
@@ -56,7 +57,8 @@ extension ImageProcessors {
             var bestDistance = Double.infinity
             for y in 0...(sh - windowH) {
                 for x in 0...(sw - windowW) {
-                    let sum = table[(y + windowH) * (sw + 1) + x + windowW] - table[y * (sw + 1) + x + windowW]
+                    let sum =
+                        table[(y + windowH) * (sw + 1) + x + windowW] - table[y * (sw + 1) + x + windowW]
                         - table[(y + windowH) * (sw + 1) + x] + table[y * (sw + 1) + x]
                     let distance = (Double(x) - centreX) * (Double(x) - centreX) + (Double(y) - centreY) * (Double(y) - centreY)
                     if sum > best + 1e-9 || (abs(sum - best) <= 1e-9 && distance < bestDistance) {

@@ -55,10 +55,13 @@ enum HorizontalPass {
             var lanes = SIMD8<Int32>()
             var k = 0
             while k + 8 <= n {
-                let pixels = SIMD8<Int32>(truncatingIfNeeded: SIMD8<Int16>(truncatingIfNeeded:
-                    UnsafeRawPointer(p).loadUnaligned(fromByteOffset: k, as: SIMD8<UInt8>.self)))
-                let taps = SIMD8<Int32>(truncatingIfNeeded:
-                    UnsafeRawPointer(w).loadUnaligned(fromByteOffset: 2 * k, as: SIMD8<Int16>.self))
+                let pixels = SIMD8<Int32>(
+                    truncatingIfNeeded: SIMD8<Int16>(
+                        truncatingIfNeeded:
+                            UnsafeRawPointer(p).loadUnaligned(fromByteOffset: k, as: SIMD8<UInt8>.self)))
+                let taps = SIMD8<Int32>(
+                    truncatingIfNeeded:
+                        UnsafeRawPointer(w).loadUnaligned(fromByteOffset: 2 * k, as: SIMD8<Int16>.self))
                 lanes &+= pixels &* taps
                 k += 8
             }

@@ -33,7 +33,9 @@ final class WeightTable {
         let support = kernel == .box ? scale / 2 + 0.5 : kernel.radius * filterScale
 
         var starts = [Int32](), counts = [Int32](), offsets = [Int32](), all = [Int16]()
-        starts.reserveCapacity(outputCount); counts.reserveCapacity(outputCount); offsets.reserveCapacity(outputCount)
+        starts.reserveCapacity(outputCount)
+        counts.reserveCapacity(outputCount)
+        offsets.reserveCapacity(outputCount)
         var folded = [Double]()
         var quantised = [Int32]()
         for i in 0..<outputCount {

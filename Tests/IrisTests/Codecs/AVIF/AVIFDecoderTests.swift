@@ -13,8 +13,10 @@ import IrisTestSupport
 struct AVIFDecoderTests {
     static let tolerance = 2
 
-    @Test("Opaque and alpha AVIFs at odd sizes match avifdec", .enabled(if: CodecTools.available("avifenc", "avifdec"), CodecTools.missing("avifenc", "avifdec")),
-          arguments: [(67, 45, false), (67, 45, true), (129, 97, false), (130, 33, true)])
+    @Test(
+        "Opaque and alpha AVIFs at odd sizes match avifdec",
+        .enabled(if: CodecTools.available("avifenc", "avifdec"), CodecTools.missing("avifenc", "avifdec")),
+        arguments: [(67, 45, false), (67, 45, true), (129, 97, false), (130, 33, true)])
     func matchesAvifdec(width: Int, height: Int, alpha: Bool) async throws {
         let directory = try CodecTools.directory("avif")
         let source = directory.appendingPathComponent("source.png")
@@ -29,16 +31,19 @@ struct AVIFDecoderTests {
         #expect(image.bitmap.format.hasAlpha == alpha)
         try CodecTools.expectMatches(avif, reference, tolerance: Self.tolerance)
         // A thumbnail: both shrunk by Iris's resampler from equal pictures.
-        try CodecTools.expectMatches(avif, reference, tolerance: Self.tolerance + 1,
-                                     options: DecodeOptions(target: DecodeTarget(width: 24, height: 24)))
+        try CodecTools.expectMatches(
+            avif, reference, tolerance: Self.tolerance + 1,
+            options: DecodeOptions(target: DecodeTarget(width: 24, height: 24)))
     }
 
     /// `irot` and `imir` in every combination: libheif applies them itself when it decodes an
     /// AVIF, so heif-convert's output is an independent reference for Iris's own mapping of
     /// (turns, mirror) to an EXIF orientation. Lossless (RGB stored as is) so that libheif's and
     /// libavif's colour conversions cannot differ.
-    @Test("irot/imir are applied once, as libheif applies them", .enabled(if: CodecTools.available("avifenc", "heif-convert"), CodecTools.missing("avifenc", "heif-convert")),
-          arguments: [(1, nil), (2, nil), (3, nil), (0, 0), (0, 1), (1, 0), (1, 1), (2, 1), (3, 0), (3, 1)] as [(Int, Int?)])
+    @Test(
+        "irot/imir are applied once, as libheif applies them",
+        .enabled(if: CodecTools.available("avifenc", "heif-convert"), CodecTools.missing("avifenc", "heif-convert")),
+        arguments: [(1, nil), (2, nil), (3, nil), (0, 0), (0, 1), (1, 0), (1, 1), (2, 1), (3, 0), (3, 1)] as [(Int, Int?)])
     func orientation(turns: Int, mirror: Int?) async throws {
         let directory = try CodecTools.directory("avif-irot")
         let source = directory.appendingPathComponent("source.png")
@@ -60,7 +65,9 @@ struct AVIFDecoderTests {
         }
     }
 
-    @Test("A grid AVIF (avifenc -g 2x2) is assembled", .enabled(if: CodecTools.available("avifenc", "avifdec"), CodecTools.missing("avifenc", "avifdec")))
+    @Test(
+        "A grid AVIF (avifenc -g 2x2) is assembled",
+        .enabled(if: CodecTools.available("avifenc", "avifdec"), CodecTools.missing("avifenc", "avifdec")))
     func grid() async throws {
         let directory = try CodecTools.directory("avif-grid")
         let source = directory.appendingPathComponent("source.png")
@@ -79,7 +86,8 @@ struct AVIFDecoderTests {
         var inputs: [String] = []
         var expected: [Bitmap] = []
         for index in 0..<3 {
-            let frame = CodecTools.picture(width: 40 + index * 0, height: 30, alpha: false).oriented(index == 1 ? .down : index == 2 ? .upMirrored : .up)
+            let frame = CodecTools.picture(width: 40 + index * 0, height: 30, alpha: false).oriented(
+                index == 1 ? .down : index == 2 ? .upMirrored : .up)
             let url = directory.appendingPathComponent("frame\(index).png")
             try CodecTools.writePNG(frame, to: url)
             inputs.append(url.path)
@@ -101,7 +109,9 @@ struct AVIFDecoderTests {
         #expect(try AVIFDecoder().animationSource(for: data, limits: .default)?.frameCount == 3)
     }
 
-    @Test("Truncated, corrupt, lying and bomb AVIFs fail with typed errors", .enabled(if: CodecTools.available("avifenc"), CodecTools.missing("avifenc")))
+    @Test(
+        "Truncated, corrupt, lying and bomb AVIFs fail with typed errors",
+        .enabled(if: CodecTools.available("avifenc"), CodecTools.missing("avifenc")))
     func badInput() async throws {
         let directory = try CodecTools.directory("avif-bad")
         let source = directory.appendingPathComponent("source.png")
@@ -122,15 +132,17 @@ struct AVIFDecoderTests {
             return copy
         }
         // A claim of 100 000 × 100 000: over the limit from the header, before any allocation.
-        #expect(thrownImageError { _ = try registry.decode(claiming(100_000, 100_000)) }
+        #expect(
+            thrownImageError { _ = try registry.decode(claiming(100_000, 100_000)) }
                 == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
         // An `ispe` larger than the AV1 frame: `ispe` is the reconstructed image's size, and
         // libavif scales the frame to it; what that costs is what the claim says, so the
         // limits judge the claim before libavif decodes anything.
         #expect(try registry.decode(claiming(640, 480)).bitmap.size == PixelSize(width: 640, height: 480))
-        #expect(thrownImageError {
-            _ = try registry.decode(claiming(640, 480), options: DecodeOptions(limits: DecodingLimits(maxPixels: 100_000)))
-        } == .overLimit(.pixels(width: 640, height: 480, limit: 100_000)))
+        #expect(
+            thrownImageError {
+                _ = try registry.decode(claiming(640, 480), options: DecodeOptions(limits: DecodingLimits(maxPixels: 100_000)))
+            } == .overLimit(.pixels(width: 640, height: 480, limit: 100_000)))
         // Corrupt AV1 data: an error or a picture, never a crash.
         var corrupt = data
         for offset in stride(from: data.count - 60, to: data.count, by: 3) { corrupt[offset] ^= 0x5A }

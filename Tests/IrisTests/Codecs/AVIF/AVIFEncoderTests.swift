@@ -7,8 +7,9 @@ import Testing
 /// lossy at quality 90 stays close; alpha survives; Iris reads back what avifdec reads.
 @Suite("AVIF encoding (libavif)")
 struct AVIFEncoderTests {
-    @Test("avifdec decodes what Iris encodes", .enabled(if: CodecTools.available("avifdec"), CodecTools.missing("avifdec")),
-          arguments: [(false, true), (false, false), (true, true), (true, false)])
+    @Test(
+        "avifdec decodes what Iris encodes", .enabled(if: CodecTools.available("avifdec"), CodecTools.missing("avifdec")),
+        arguments: [(false, true), (false, false), (true, true), (true, false)])
     func roundTrip(alpha: Bool, lossless: Bool) async throws {
         let directory = try CodecTools.directory("avif-encode")
         let picture = CodecTools.picture(width: 67, height: 45, alpha: alpha)

@@ -19,7 +19,10 @@ enum CodecTools {
 
     /// The skip reason: loud, naming the tools and how to get them.
     static func missing(_ tools: String...) -> Comment {
-        Comment(rawValue: "SKIPPED: \(tools.joined(separator: ", ")) not installed; run scripts/install-deps (libavif-bin, libheif-examples, libjxl-tools)")
+        Comment(
+            rawValue:
+                "SKIPPED: \(tools.joined(separator: ", ")) not installed; run scripts/install-deps (libavif-bin, libheif-examples, libjxl-tools)"
+        )
     }
 
     /// Runs `tool arguments` to the end on a thread of its own (never a cooperative one);
@@ -108,14 +111,17 @@ enum CodecTools {
 
     /// Expects Iris's decode of `encoded` and Iris's decode of the reference decoder's PNG
     /// `reference` to be the same picture within `tolerance` levels per channel.
-    static func expectMatches(_ encoded: URL, _ reference: URL, tolerance: Int, options: DecodeOptions = DecodeOptions(),
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectMatches(
+        _ encoded: URL, _ reference: URL, tolerance: Int, options: DecodeOptions = DecodeOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let mine = try decode(encoded, options: options).bitmap
         let theirs = try decode(reference, options: options).bitmap
         #expect(mine.size == theirs.size, "\(encoded.lastPathComponent): \(mine.size) vs \(theirs.size)", sourceLocation: sourceLocation)
         let worst = maxDifference(mine, theirs)
-        #expect(worst.difference <= tolerance,
-                "\(encoded.lastPathComponent): differs by \(worst.difference) at (\(worst.x), \(worst.y))", sourceLocation: sourceLocation)
+        #expect(
+            worst.difference <= tolerance,
+            "\(encoded.lastPathComponent): differs by \(worst.difference) at (\(worst.x), \(worst.y))", sourceLocation: sourceLocation)
     }
 
     /// The dominant channel of the pixel near each corner (inset by an eighth), clockwise from

@@ -28,8 +28,9 @@ struct AnimatedGIFEncoderTests {
     @Test("frames, delays and loop count survive a round trip exactly; a transparent pixel stays transparent over an opaque frame")
     func roundTrip() async throws {
         let frames = Self.frames()
-        let data = try await AnimatedGIFEncoder().encode(Animation(frames: frames, durations: Self.durations, loopCount: 3),
-                                                         options: EncodeOptions())
+        let data = try await AnimatedGIFEncoder().encode(
+            Animation(frames: frames, durations: Self.durations, loopCount: 3),
+            options: EncodeOptions())
         #expect(data.prefix(6) == Data("GIF89a".utf8))
         let animation = try Self.animation(data)
         #expect(animation.frameCount == 3 && animation.loopCount == 3 && animation.frameSize == PixelSize(width: 40, height: 30))
@@ -42,12 +43,14 @@ struct AnimatedGIFEncoderTests {
         #expect(last.rgba(x: 3, y: 3).a == 0 && last.rgba(x: 30, y: 3).a == 255)
     }
 
-    @Test("loop counts: forever, once (no Netscape extension), twice, 70,000 (the most GIF stores)",
-          arguments: [(0, 0), (1, 1), (2, 2), (70_000, 65_536)])
+    @Test(
+        "loop counts: forever, once (no Netscape extension), twice, 70,000 (the most GIF stores)",
+        arguments: [(0, 0), (1, 1), (2, 2), (70_000, 65_536)])
     func loopCounts(_ plays: Int, _ expected: Int) async throws {
         let frames = Array(Self.frames().prefix(2))
-        let data = try await AnimatedGIFEncoder().encode(Animation(frames: frames, durations: [0.1, 0.1], loopCount: plays),
-                                                         options: EncodeOptions())
+        let data = try await AnimatedGIFEncoder().encode(
+            Animation(frames: frames, durations: [0.1, 0.1], loopCount: plays),
+            options: EncodeOptions())
         #expect(try Self.animation(data).loopCount == expected)
         #expect((data.range(of: Data("NETSCAPE2.0".utf8)) != nil) == (plays != 1))
     }
@@ -62,8 +65,9 @@ struct AnimatedGIFEncoderTests {
 
     @Test("a decoded (lazy) GIF animation written again keeps every frame exactly")
     func lazyAnimationAgain() async throws {
-        let first = try await AnimatedGIFEncoder().encode(Animation(frames: Self.frames(), durations: Self.durations, loopCount: 0),
-                                                          options: EncodeOptions())
+        let first = try await AnimatedGIFEncoder().encode(
+            Animation(frames: Self.frames(), durations: Self.durations, loopCount: 0),
+            options: EncodeOptions())
         let decoded = try Self.animation(first)
         let again = try Self.animation(try await AnimatedGIFEncoder().encode(decoded, options: EncodeOptions()))
         #expect(again.frameCount == 3 && again.loopCount == 0)
@@ -86,8 +90,9 @@ struct AnimatedGIFEncoderTests {
 
     @Test("frames of another size and empty animations are refused with an encoding error")
     func refusals() async throws {
-        let mixed = Animation(frames: [Bitmap(width: 4, height: 4, format: .rgba8), Bitmap(width: 5, height: 4, format: .rgba8)],
-                              durations: [0.1, 0.1])
+        let mixed = Animation(
+            frames: [Bitmap(width: 4, height: 4, format: .rgba8), Bitmap(width: 5, height: 4, format: .rgba8)],
+            durations: [0.1, 0.1])
         await #expect(throws: ImageError.encodingFailed(format: .gif, reason: "frame is 5×4, the animation 4×4")) {
             try await AnimatedGIFEncoder().encode(mixed, options: EncodeOptions())
         }

@@ -19,9 +19,10 @@ struct GIFAnimationTests {
         let left = random.below(screen.width), top = random.below(screen.height)
         let transparent: Int? = random.below(2) == 0 ? 7 : nil
         let indices = (0..<(width * height)).map { _ in random.below(4) == 0 ? UInt8(7) : UInt8(random.below(12)) }
-        return GIFTestWriter.Frame(left: left, top: top, width: width, height: height, indices: indices,
-                                   transparentIndex: transparent, interlaced: random.below(3) == 0,
-                                   delay: random.below(20), disposal: disposal)
+        return GIFTestWriter.Frame(
+            left: left, top: top, width: width, height: height, indices: indices,
+            transparentIndex: transparent, interlaced: random.below(3) == 0,
+            delay: random.below(20), disposal: disposal)
     }
 
     /// The reference frames for `frames` on the screen.
@@ -40,7 +41,9 @@ struct GIFAnimationTests {
         return AnimationReference.compose(width: screen.width, height: screen.height, frames: reference)
     }
 
-    @Test("every pair of disposals (none, keep, background, previous), with offsets, transparency, clipping and interlacing, composes as the reference", arguments: [1, 2, 3] as [UInt64])
+    @Test(
+        "every pair of disposals (none, keep, background, previous), with offsets, transparency, clipping and interlacing, composes as the reference",
+        arguments: [1, 2, 3] as [UInt64])
     func disposalPairs(seed: UInt64) async throws {
         let screen = PixelSize(width: 23, height: 17)
         // A de Bruijn sequence: every ordered pair of the four disposals follows once.
@@ -137,7 +140,8 @@ struct GIFAnimationTests {
         #expect(error == .overLimit(.frames(count: 100_000, limit: DecodingLimits.default.maxFrames)))
         // With a lower limit, the walk that builds the frame list stops at the limit.
         let limits = DecodingLimits(maxFrames: 50)
-        #expect(thrownImageError { _ = try GIFFrameReader.source(data, limits: limits) }
+        #expect(
+            thrownImageError { _ = try GIFFrameReader.source(data, limits: limits) }
                 == .overLimit(.frames(count: 51, limit: 50)))
     }
 
@@ -148,11 +152,11 @@ struct GIFAnimationTests {
         let frames: [GIFTestWriter.Frame] = [
             .init(width: 4, height: 4, indices: full),
             .init(left: 1, top: 1, width: 2, height: 2, indices: [1, 1, 1, 1]),
-            .init(width: 4, height: 4, indices: full),                                   // 2: replaces all
-            .init(width: 4, height: 4, indices: full, transparentIndex: 2),              // 3: see-through
-            .init(width: 4, height: 4, indices: full, transparentIndex: 2, disposal: 2), // 4: cleared after
-            .init(left: 1, top: 1, width: 1, height: 1, indices: [1]),                   // 5: on a blank canvas
-            .init(width: 4, height: 4, indices: full, disposal: 3),                      // 6: put back after
+            .init(width: 4, height: 4, indices: full),  // 2: replaces all
+            .init(width: 4, height: 4, indices: full, transparentIndex: 2),  // 3: see-through
+            .init(width: 4, height: 4, indices: full, transparentIndex: 2, disposal: 2),  // 4: cleared after
+            .init(left: 1, top: 1, width: 1, height: 1, indices: [1]),  // 5: on a blank canvas
+            .init(width: 4, height: 4, indices: full, disposal: 3),  // 6: put back after
             .init(left: 1, top: 1, width: 1, height: 1, indices: [1]),
         ]
         let data = try GIFTestWriter.gif(width: screen.width, height: screen.height, palette: Self.palette, frames: frames)

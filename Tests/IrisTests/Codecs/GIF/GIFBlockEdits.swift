@@ -51,7 +51,7 @@ struct GIFBlocks {
                 offset += 1
                 skipSubBlocks()
             default:
-                return images    // the trailer (0x3B)
+                return images  // the trailer (0x3B)
             }
         }
         return images

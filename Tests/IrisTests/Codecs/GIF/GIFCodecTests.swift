@@ -9,7 +9,8 @@ struct GIFCodecTests {
     let decoder = GIFDecoder()
 
     /// Black, white, red, green, blue, and grey levels to 256 entries.
-    static let palette: [(UInt8, UInt8, UInt8)] = [(0, 0, 0), (255, 255, 255), (255, 0, 0), (0, 255, 0), (0, 0, 255)]
+    static let palette: [(UInt8, UInt8, UInt8)] =
+        [(0, 0, 0), (255, 255, 255), (255, 0, 0), (0, 255, 0), (0, 0, 255)]
         + (5..<256).map { (UInt8($0), UInt8($0), UInt8($0)) }
 
     /// Deterministic indices for a `width`×`height` frame.
@@ -49,8 +50,9 @@ struct GIFCodecTests {
     func opaque(interlaced: Bool) throws {
         let (width, height) = (37, 29)
         let indices = Self.indices(width: width, height: height, seed: 1)
-        let data = try GIFTestWriter.gif(width: width, height: height, palette: Self.palette,
-                                         frames: [.init(width: width, height: height, indices: indices, interlaced: interlaced)])
+        let data = try GIFTestWriter.gif(
+            width: width, height: height, palette: Self.palette,
+            frames: [.init(width: width, height: height, indices: indices, interlaced: interlaced)])
         let header = try decoder.readHeader(data)
         #expect(header == ImageHeader(format: .gif, width: width, height: height, hasAlpha: false, frameCount: 1))
         let bitmap = try decode(data)
@@ -65,8 +67,9 @@ struct GIFCodecTests {
         let (width, height) = (16, 9)
         var indices = Self.indices(width: width, height: height, seed: 2)
         for i in stride(from: 0, to: indices.count, by: 3) { indices[i] = 7 }
-        let data = try GIFTestWriter.gif(width: width, height: height, palette: Self.palette,
-                                         frames: [.init(width: width, height: height, indices: indices, transparentIndex: 7)])
+        let data = try GIFTestWriter.gif(
+            width: width, height: height, palette: Self.palette,
+            frames: [.init(width: width, height: height, indices: indices, transparentIndex: 7)])
         #expect(try decoder.readHeader(data).hasAlpha)
         let bitmap = try decode(data)
         #expect(bitmap.format == .rgba8)
@@ -80,9 +83,10 @@ struct GIFCodecTests {
 
     @Test("a frame smaller than the screen sits at its offset; the rest is transparent")
     func offsetFrame() throws {
-        let indices = [UInt8](repeating: 2, count: 4 * 3)          // red
-        let data = try GIFTestWriter.gif(width: 10, height: 8, palette: Self.palette,
-                                         frames: [.init(left: 5, top: 4, width: 4, height: 3, indices: indices)])
+        let indices = [UInt8](repeating: 2, count: 4 * 3)  // red
+        let data = try GIFTestWriter.gif(
+            width: 10, height: 8, palette: Self.palette,
+            frames: [.init(left: 5, top: 4, width: 4, height: 3, indices: indices)])
         let bitmap = try decode(data)
         #expect(bitmap.size == PixelSize(width: 10, height: 8))
         #expect(bitmap.format == .rgba8)
@@ -105,9 +109,10 @@ struct GIFCodecTests {
 
     @Test("decoding to a smaller size streams through the resampler")
     func downscaled() throws {
-        let indices = [UInt8](repeating: 3, count: 301 * 203)     // green
-        let data = try GIFTestWriter.gif(width: 301, height: 203, palette: Self.palette,
-                                         frames: [.init(width: 301, height: 203, indices: indices, interlaced: true)])
+        let indices = [UInt8](repeating: 3, count: 301 * 203)  // green
+        let data = try GIFTestWriter.gif(
+            width: 301, height: 203, palette: Self.palette,
+            frames: [.init(width: 301, height: 203, indices: indices, interlaced: true)])
         let small = try decode(data, to: PixelSize(width: 30, height: 20))
         #expect(small.size == PixelSize(width: 30, height: 20))
         for y in 0..<20 { for x in 0..<30 { #expect(small.rgba(x: x, y: y) == RGBA(r: 0, g: 255, b: 0)) } }
@@ -116,8 +121,9 @@ struct GIFCodecTests {
     @Test("truncated pixel data is reported as truncated")
     func truncated() throws {
         let indices = Self.indices(width: 64, height: 64, seed: 3)
-        let data = try GIFTestWriter.gif(width: 64, height: 64, palette: Self.palette,
-                                         frames: [.init(width: 64, height: 64, indices: indices)])
+        let data = try GIFTestWriter.gif(
+            width: 64, height: 64, palette: Self.palette,
+            frames: [.init(width: 64, height: 64, indices: indices)])
         for cut in [13, 900, data.count / 2, data.count - 3] {
             let prefix = data.prefix(cut)
             #expect(throws: ImageError.truncated(format: .gif, received: cut, expected: nil), "cut at \(cut)") {
@@ -128,10 +134,12 @@ struct GIFCodecTests {
 
     @Test("a zero-size screen is an impossible size; garbage after the magic is an ImageError")
     func badHeaders() throws {
-        let data = try GIFTestWriter.gif(width: 4, height: 4, palette: Self.palette,
-                                         frames: [.init(width: 4, height: 4, indices: [UInt8](repeating: 1, count: 16))])
+        let data = try GIFTestWriter.gif(
+            width: 4, height: 4, palette: Self.palette,
+            frames: [.init(width: 4, height: 4, indices: [UInt8](repeating: 1, count: 16))])
         var zero = data
-        zero[6] = 0; zero[7] = 0                                   // logical screen width
+        zero[6] = 0
+        zero[7] = 0  // logical screen width
         #expect(throws: ImageError.invalidDimensions(format: .gif, width: 0, height: 4)) { try decoder.readHeader(zero) }
         var random = SplitMix(seed: 5)
         for _ in 0..<200 {

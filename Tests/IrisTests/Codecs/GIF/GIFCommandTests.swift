@@ -32,7 +32,8 @@ struct GIFCommandTests {
         try blocks.data.write(to: file)
         let run = try await CodecCommandRun.iris(["info", file.path])
         #expect(run.status != 0)
-        #expect(run.standardError.contains("LZW minimum code size is 12") && !run.standardError.contains("truncated"), "\(run.standardError)")
+        #expect(
+            run.standardError.contains("LZW minimum code size is 12") && !run.standardError.contains("truncated"), "\(run.standardError)")
     }
 }
 #endif

@@ -57,8 +57,10 @@ struct GIFConformanceTests {
 
     @Test("a still GIF with no colour table anywhere decodes as transparent, not as an error")
     func stillWithoutColourTable() throws {
-        var blocks = GIFBlocks(try GIFTestWriter.gif(width: 5, height: 3, palette: Self.palette,
-                                                     frames: [GIFTestWriter.Frame(width: 5, height: 3, indices: [UInt8](repeating: 2, count: 15))]))
+        var blocks = GIFBlocks(
+            try GIFTestWriter.gif(
+                width: 5, height: 3, palette: Self.palette,
+                frames: [GIFTestWriter.Frame(width: 5, height: 3, indices: [UInt8](repeating: 2, count: 15))]))
         blocks.removeGlobalTable()
         let header = try registry.header(of: blocks.data)
         #expect(header.hasAlpha && header.frameCount == 1)
@@ -71,11 +73,13 @@ struct GIFConformanceTests {
     func rejectedCodeSize(_ size: UInt8) throws {
         var blocks = GIFBlocks(try Self.threeFrames())
         let offset = blocks.images[0].codeSize
-        #expect(blocks.bytes[offset] == 2)     // what giflib wrote for four colours
+        #expect(blocks.bytes[offset] == 2)  // what giflib wrote for four colours
         blocks.bytes[offset] = size
         try KeptInputs.keep(blocks.data, as: "gif-lzw-code-size-\(size).gif")
-        for error in [thrownImageError { _ = try registry.header(of: blocks.data) },
-                      thrownImageError { _ = try registry.decode(blocks.data) }] {
+        for error in [
+            thrownImageError { _ = try registry.header(of: blocks.data) },
+            thrownImageError { _ = try registry.decode(blocks.data) },
+        ] {
             guard case .decodingFailed(.gif, let reason)? = error else {
                 Issue.record("expected a decoding failure, got \(String(describing: error))")
                 continue

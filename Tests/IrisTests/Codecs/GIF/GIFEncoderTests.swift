@@ -130,8 +130,9 @@ struct GIFEncoderTests {
             #expect(decoded.format == .rgba8)
             let first = decoded.rgba(x: 0, y: 0)
             // Unpremultiplying 200's colour may be 1 off; premultiplied colour would be 157, 78, 39.
-            #expect(first.a == 255 && abs(Int(first.r) - 200) <= 1 && abs(Int(first.g) - 100) <= 1 && abs(Int(first.b) - 50) <= 1,
-                    "\(first) (premultiplied input: \(premultiplied))")
+            #expect(
+                first.a == 255 && abs(Int(first.r) - 200) <= 1 && abs(Int(first.g) - 100) <= 1 && abs(Int(first.b) - 50) <= 1,
+                "\(first) (premultiplied input: \(premultiplied))")
             #expect(decoded.rgba(x: 1, y: 0).a == 0 && decoded.rgba(x: 2, y: 0).a == 0)
             #expect(decoded.rgba(x: 3, y: 0) == RGBA(r: 1, g: 2, b: 3, a: 255))
         }

@@ -47,8 +47,12 @@ struct GIFEncoderToolTests {
     /// hundredths of a second.
     static func ffmpegFrames(_ file: URL, size: PixelSize, in directory: URL) async throws -> (frames: [Bitmap], delays: [Int]) {
         let raw = directory.appendingPathComponent("\(file.lastPathComponent).rgba")
-        try await CodecTools.run("ffmpeg", ["-v", "error", "-i", file.path, "-fps_mode", "passthrough", "-f", "rawvideo",
-                                            "-pix_fmt", "rgba", "-y", raw.path])
+        try await CodecTools.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", file.path, "-fps_mode", "passthrough", "-f", "rawvideo",
+                "-pix_fmt", "rgba", "-y", raw.path,
+            ])
         let bytes = [UInt8](try Data(contentsOf: raw))
         let frameBytes = size.width * size.height * 4
         #expect(bytes.count % frameBytes == 0, "\(bytes.count) bytes are not whole \(size) frames")
@@ -56,16 +60,21 @@ struct GIFEncoderToolTests {
             Bitmap(width: size.width, height: size.height, format: .rgba8, pixels: Array(bytes[start..<(start + frameBytes)]))!
                 .markedStraight()
         }
-        let probe = try await CodecTools.output("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration",
-                                                            "-of", "csv=p=0", file.path])
+        let probe = try await CodecTools.output(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration",
+                "-of", "csv=p=0", file.path,
+            ])
         return (frames, probe.split(separator: "\n").compactMap { Int($0) })
     }
 
     static let skipGiflib = Comment(rawValue: "SKIPPED: gifbuild not installed; run scripts/install-deps (giflib-tools)")
     static let skipFFmpeg = Comment(rawValue: "SKIPPED: ffmpeg or ffprobe not installed; run scripts/install-deps (ffmpeg)")
 
-    @Test("gifbuild reads the animation's screen, loop count, frames, delays, disposal and transparent index",
-          .enabled(if: CodecTools.available("gifbuild"), skipGiflib))
+    @Test(
+        "gifbuild reads the animation's screen, loop count, frames, delays, disposal and transparent index",
+        .enabled(if: CodecTools.available("gifbuild"), skipGiflib))
     func giflibReadsAnimation() async throws {
         let directory = try CodecTools.directory("gif-gifbuild")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -81,8 +90,9 @@ struct GIFEncoderToolTests {
         #expect(dump.transparentIndices == [0, 0, 0])  // every frame reserves its transparent entry
     }
 
-    @Test("gifbuild reads a still: no loop extension, no graphic control block when nothing is transparent",
-          .enabled(if: CodecTools.available("gifbuild"), skipGiflib))
+    @Test(
+        "gifbuild reads a still: no loop extension, no graphic control block when nothing is transparent",
+        .enabled(if: CodecTools.available("gifbuild"), skipGiflib))
     func giflibReadsStill() async throws {
         let directory = try CodecTools.directory("gif-gifbuild-still")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -93,8 +103,9 @@ struct GIFEncoderToolTests {
         #expect(dump.netscapeLoop == nil && dump.delays.isEmpty)
     }
 
-    @Test("FFmpeg decodes every frame of the animation exactly, transparent pixels transparent, with its delays",
-          .enabled(if: CodecTools.available("ffmpeg", "ffprobe"), skipFFmpeg))
+    @Test(
+        "FFmpeg decodes every frame of the animation exactly, transparent pixels transparent, with its delays",
+        .enabled(if: CodecTools.available("ffmpeg", "ffprobe"), skipFFmpeg))
     func ffmpegDecodesAnimation() async throws {
         let directory = try CodecTools.directory("gif-ffmpeg")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -112,8 +123,9 @@ struct GIFEncoderToolTests {
         #expect(decoded.frames.last?.rgba(x: 3, y: 3).a == 0)
     }
 
-    @Test("FFmpeg decodes a photo GIF close to the photo",
-          .enabled(if: CodecTools.available("ffmpeg", "ffprobe"), skipFFmpeg))
+    @Test(
+        "FFmpeg decodes a photo GIF close to the photo",
+        .enabled(if: CodecTools.available("ffmpeg", "ffprobe"), skipFFmpeg))
     func ffmpegDecodesPhoto() async throws {
         let directory = try CodecTools.directory("gif-ffmpeg-photo")
         defer { try? FileManager.default.removeItem(at: directory) }

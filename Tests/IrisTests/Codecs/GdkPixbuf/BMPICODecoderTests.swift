@@ -14,28 +14,32 @@ struct BMPICODecoderTests {
 
     /// `output` written by ImageMagick from the test picture with `arguments`, and ImageMagick's
     /// decode of `output[frame]` as a PNG.
-    static func make(_ label: String, _ output: String, width: Int = 67, height: Int = 45, alpha: Bool = false,
-                     _ arguments: [String] = [], frame: Int = 0) async throws -> (file: URL, reference: URL) {
+    static func make(
+        _ label: String, _ output: String, width: Int = 67, height: Int = 45, alpha: Bool = false,
+        _ arguments: [String] = [], frame: Int = 0
+    ) async throws -> (file: URL, reference: URL) {
         let directory = try CodecTools.directory(label)
         let source = directory.appendingPathComponent("source.png")
         try CodecTools.writePNG(CodecTools.picture(width: width, height: height, alpha: alpha), to: source)
         let file = directory.appendingPathComponent(output.split(separator: ":").last.map(String.init) ?? output)
         let reference = directory.appendingPathComponent("reference.png")
-        try await CodecTools.run("convert", [source.path] + arguments + [output.contains(":") ? "\(output.split(separator: ":")[0]):\(file.path)" : file.path])
+        try await CodecTools.run(
+            "convert", [source.path] + arguments + [output.contains(":") ? "\(output.split(separator: ":")[0]):\(file.path)" : file.path])
         try await CodecTools.run("convert", ["\(file.path)[\(frame)]", "PNG32:" + reference.path])
         return (file, reference)
     }
 
-    @Test("BMP header versions, depths and RLE match ImageMagick's decode", .enabled(if: tools, missing),
-          arguments: [
-            ("BMP:v5.bmp", false, [String]()),          // ImageMagick's default: a V5 header
+    @Test(
+        "BMP header versions, depths and RLE match ImageMagick's decode", .enabled(if: tools, missing),
+        arguments: [
+            ("BMP:v5.bmp", false, [String]()),  // ImageMagick's default: a V5 header
             ("BMP3:v3.bmp", false, []),
-            ("BMP2:os2.bmp", false, []),                 // OS/2 1.x core header
-            ("BMP:alpha.bmp", true, []),                 // 32 bits, V5 with an alpha mask
+            ("BMP2:os2.bmp", false, []),  // OS/2 1.x core header
+            ("BMP:alpha.bmp", true, []),  // 32 bits, V5 with an alpha mask
             ("BMP3:palette.bmp", false, ["-colors", "200", "-type", "palette"]),
             ("BMP3:rle8.bmp", false, ["-colors", "60", "-type", "palette", "-compress", "rle"]),
             ("BMP3:mono.bmp", false, ["-monochrome"]),
-          ] as [(String, Bool, [String])])
+        ] as [(String, Bool, [String])])
     func bmp(output: String, alpha: Bool, arguments: [String]) async throws {
         let (file, reference) = try await Self.make("bmp", output, alpha: alpha, arguments)
         let data = try Data(contentsOf: file)
@@ -50,8 +54,9 @@ struct BMPICODecoderTests {
     @Test("An icon shows its largest bitmap image, with its mask as transparency", .enabled(if: tools, missing))
     func icon() async throws {
         // ImageMagick writes the sizes in this order: the 48-pixel image is the third.
-        let (file, reference) = try await Self.make("ico", "icon.ico", width: 64, height: 64, alpha: true,
-                                                    ["-define", "icon:auto-resize=16,32,48"], frame: 2)
+        let (file, reference) = try await Self.make(
+            "ico", "icon.ico", width: 64, height: 64, alpha: true,
+            ["-define", "icon:auto-resize=16,32,48"], frame: 2)
         let data = try Data(contentsOf: file)
         #expect(FormatSniffer.format(of: data) == .ico)
         let header = try ImageDecoderRegistry.standard.header(of: data)
@@ -68,8 +73,9 @@ struct BMPICODecoderTests {
     /// ImageMagick writes a 256-pixel image as PNG; gdk-pixbuf reads only bitmap images.
     @Test("A PNG-compressed image is skipped; an icon of only those is a typed error", .enabled(if: tools, missing))
     func pngImages() async throws {
-        let (mixed, reference) = try await Self.make("ico-png", "mixed.ico", width: 300, height: 300,
-                                                     ["-define", "icon:auto-resize=256,32"], frame: 1)
+        let (mixed, reference) = try await Self.make(
+            "ico-png", "mixed.ico", width: 300, height: 300,
+            ["-define", "icon:auto-resize=256,32"], frame: 1)
         let header = try ImageDecoderRegistry.standard.header(of: Data(contentsOf: mixed))
         #expect(header.width == 32 && header.height == 32)
         try CodecTools.expectMatches(mixed, reference, tolerance: 1)
@@ -94,7 +100,8 @@ struct BMPICODecoderTests {
         ]
         let inputs = try files.map { try Data(contentsOf: $0) }
         func checksum(_ data: Data) throws -> UInt32 {
-            let bitmap = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 40, height: 40))).bitmap
+            let bitmap = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 40, height: 40)))
+                .bitmap
             return bitmap.withUnsafeBytes { CRC32.checksum($0) }
         }
         let expected = try inputs.map(checksum)
@@ -110,11 +117,13 @@ struct BMPICODecoderTests {
         for (index, sum) in results { #expect(sum == expected[index], "\(files[index].lastPathComponent)") }
     }
 
-    @Test("Cut files are truncated errors, at full size and at a target", .enabled(if: tools, missing),
-          arguments: ["BMP:cut.bmp", "BMP3:cut.bmp", "cut.ico"])
+    @Test(
+        "Cut files are truncated errors, at full size and at a target", .enabled(if: tools, missing),
+        arguments: ["BMP:cut.bmp", "BMP3:cut.bmp", "cut.ico"])
     func truncated(output: String) async throws {
-        let (file, _) = try await Self.make("cut", output, width: 64, height: 48, alpha: output.hasSuffix("ico"),
-                                            output.hasSuffix("ico") ? ["-define", "icon:auto-resize=16,48"] : [])
+        let (file, _) = try await Self.make(
+            "cut", output, width: 64, height: 48, alpha: output.hasSuffix("ico"),
+            output.hasSuffix("ico") ? ["-define", "icon:auto-resize=16,48"] : [])
         let data = try Data(contentsOf: file)
         let format: ImageFormat = output.hasSuffix("ico") ? .ico : .bmp
         // (An icon needs 22 bytes to be recognised as one.)
@@ -136,7 +145,7 @@ struct BMPICODecoderTests {
         let (file, _) = try await Self.make("bmp-limits", "BMP3:big.bmp", width: 8, height: 8)
         var data = try Data(contentsOf: file)
         // BITMAPINFOHEADER: width at 18, height at 22, little-endian.
-        data.replaceSubrange(18..<26, with: [0x40, 0x0D, 0x03, 0x00, 0xE0, 0x93, 0x04, 0x00])   // 200 000 × 300 000
+        data.replaceSubrange(18..<26, with: [0x40, 0x0D, 0x03, 0x00, 0xE0, 0x93, 0x04, 0x00])  // 200 000 × 300 000
         let header = try ImageDecoderRegistry.standard.header(of: data)
         #expect(header.width == 200_000 && header.height == 300_000)
         let error = thrownImageError { _ = try ImageDecoderRegistry.standard.decode(data) }
@@ -146,8 +155,9 @@ struct BMPICODecoderTests {
         }
     }
 
-    @Test("Corrupt headers and pixels give typed errors, never a crash", .enabled(if: tools, missing),
-          arguments: ["BMP3:flip.bmp", "BMP3:rle.bmp", "flip.ico"])
+    @Test(
+        "Corrupt headers and pixels give typed errors, never a crash", .enabled(if: tools, missing),
+        arguments: ["BMP3:flip.bmp", "BMP3:rle.bmp", "flip.ico"])
     func corrupt(output: String) async throws {
         let arguments = output.contains("rle") ? ["-colors", "30", "-type", "palette", "-compress", "rle"] : []
         let (file, _) = try await Self.make("corrupt", output, width: 40, height: 30, arguments)
@@ -155,7 +165,9 @@ struct BMPICODecoderTests {
         var random = SplitMix(seed: UInt64(data.count))
         for _ in 0..<300 {
             var bad = data
-            for _ in 0..<4 { bad[2 + Int(random.next() % UInt64(min(200, data.count - 2)))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
+            for _ in 0..<4 {
+                bad[2 + Int(random.next() % UInt64(min(200, data.count - 2)))] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+            }
             do {
                 // A flipped size byte may claim millions of pixels: within these limits, decoded.
                 let options = DecodeOptions(target: DecodeTarget(width: 16, height: 16), limits: DecodingLimits(maxPixels: 1 << 20))

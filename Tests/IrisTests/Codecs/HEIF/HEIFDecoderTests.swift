@@ -11,8 +11,10 @@ import IrisTestSupport
 struct HEIFDecoderTests {
     static let tolerance = 2
 
-    @Test("Opaque and alpha HEICs at odd sizes match heif-convert", .enabled(if: CodecTools.available("heif-enc", "heif-convert"), CodecTools.missing("heif-enc", "heif-convert")),
-          arguments: [(67, 45, false), (67, 45, true), (129, 97, false), (130, 33, true)])
+    @Test(
+        "Opaque and alpha HEICs at odd sizes match heif-convert",
+        .enabled(if: CodecTools.available("heif-enc", "heif-convert"), CodecTools.missing("heif-enc", "heif-convert")),
+        arguments: [(67, 45, false), (67, 45, true), (129, 97, false), (130, 33, true)])
     func matchesHeifConvert(width: Int, height: Int, alpha: Bool) async throws {
         let directory = try CodecTools.directory("heic")
         let source = directory.appendingPathComponent("source.png")
@@ -25,14 +27,17 @@ struct HEIFDecoderTests {
         #expect(header.format == .heic && header.width == width && header.height == height && header.hasAlpha == alpha)
         #expect(try CodecTools.decode(heic).bitmap.format.hasAlpha == alpha)
         try CodecTools.expectMatches(heic, reference, tolerance: Self.tolerance)
-        try CodecTools.expectMatches(heic, reference, tolerance: Self.tolerance + 1,
-                                     options: DecodeOptions(target: DecodeTarget(width: 24, height: 24)))
+        try CodecTools.expectMatches(
+            heic, reference, tolerance: Self.tolerance + 1,
+            options: DecodeOptions(target: DecodeTarget(width: 24, height: 24)))
     }
 
     /// HEIF's `irot`/`imir` rule its orientation; an EXIF orientation inside a HEIF is not
     /// applied (it would turn the picture a second time in files that carry both). heif-enc
     /// 1.15 copies a JPEG's EXIF block into the HEIC without writing `irot`.
-    @Test("EXIF orientation in a HEIC is not applied on top of irot/imir", .enabled(if: CodecTools.available("heif-enc"), CodecTools.missing("heif-enc")))
+    @Test(
+        "EXIF orientation in a HEIC is not applied on top of irot/imir",
+        .enabled(if: CodecTools.available("heif-enc"), CodecTools.missing("heif-enc")))
     func exifOrientationIgnored() async throws {
         let directory = try CodecTools.directory("heic-exif")
         let jpegEncoder = try #require(ImageEncoders.encoder(for: .jpeg))
@@ -51,7 +56,9 @@ struct HEIFDecoderTests {
     /// libheif applies `irot`/`imir` itself: the header reports the turned size and the
     /// pixels come turned (an AVIF-coded HEIF from avifenc, the one encoder here that writes
     /// `irot`; libheif decodes it with its AV1 plug-in).
-    @Test("irot is applied by libheif, once", .enabled(if: CodecTools.available("avifenc", "heif-convert"), CodecTools.missing("avifenc", "heif-convert")))
+    @Test(
+        "irot is applied by libheif, once",
+        .enabled(if: CodecTools.available("avifenc", "heif-convert"), CodecTools.missing("avifenc", "heif-convert")))
     func irotApplied() async throws {
         let directory = try CodecTools.directory("heif-irot")
         let source = directory.appendingPathComponent("source.png")
@@ -70,7 +77,9 @@ struct HEIFDecoderTests {
     /// A grid image (iPhones store photos as 512×512 HEVC tiles): libheif assembles the tiles
     /// of the primary image. heif-enc 1.15 cannot write grids; avifenc can (AV1 tiles, the
     /// same `grid` item).
-    @Test("A grid image is assembled", .enabled(if: CodecTools.available("avifenc", "heif-convert"), CodecTools.missing("avifenc", "heif-convert")))
+    @Test(
+        "A grid image is assembled",
+        .enabled(if: CodecTools.available("avifenc", "heif-convert"), CodecTools.missing("avifenc", "heif-convert")))
     func grid() async throws {
         let directory = try CodecTools.directory("heif-grid")
         let source = directory.appendingPathComponent("source.png")
@@ -88,7 +97,9 @@ struct HEIFDecoderTests {
 
     /// A file with a stored thumbnail (heif-enc -t): a small target decodes the thumbnail, a
     /// larger one the primary image.
-    @Test("A stored thumbnail stands in for small targets only", .enabled(if: CodecTools.available("heif-enc"), CodecTools.missing("heif-enc")))
+    @Test(
+        "A stored thumbnail stands in for small targets only",
+        .enabled(if: CodecTools.available("heif-enc"), CodecTools.missing("heif-enc")))
     func thumbnail() async throws {
         let directory = try CodecTools.directory("heic-thumb")
         let source = directory.appendingPathComponent("source.png")
@@ -112,7 +123,9 @@ struct HEIFDecoderTests {
         #expect(CodecTools.corners(shrunk.bitmap) == ["r", "g", "w", "b"])
     }
 
-    @Test("Truncated, corrupt and bomb HEICs fail with typed errors", .enabled(if: CodecTools.available("heif-enc"), CodecTools.missing("heif-enc")))
+    @Test(
+        "Truncated, corrupt and bomb HEICs fail with typed errors",
+        .enabled(if: CodecTools.available("heif-enc"), CodecTools.missing("heif-enc")))
     func badInput() async throws {
         let directory = try CodecTools.directory("heic-bad")
         let source = directory.appendingPathComponent("source.png")
@@ -128,11 +141,13 @@ struct HEIFDecoderTests {
         var bomb = data
         var searchFrom = bomb.startIndex
         while let found = bomb[searchFrom...].range(of: Data("ispe".utf8)) {
-            bomb.replaceSubrange((found.lowerBound + 8)..<(found.lowerBound + 16),
-                                 with: [UInt32(100_000), UInt32(100_000)].flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) })
+            bomb.replaceSubrange(
+                (found.lowerBound + 8)..<(found.lowerBound + 16),
+                with: [UInt32(100_000), UInt32(100_000)].flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) })
             searchFrom = found.upperBound
         }
-        #expect(thrownImageError { _ = try registry.decode(bomb) }
+        #expect(
+            thrownImageError { _ = try registry.decode(bomb) }
                 == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
         var corrupt = data
         for offset in stride(from: data.count - 60, to: data.count, by: 3) { corrupt[offset] ^= 0x5A }

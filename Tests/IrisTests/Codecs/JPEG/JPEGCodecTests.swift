@@ -46,8 +46,9 @@ struct JPEGCodecTests {
         }
     }
 
-    @Test("CMYK (Adobe inverted, plain) and YCCK decode to the RGB they were made from",
-          arguments: [(ycck: false, adobe: true), (ycck: false, adobe: false), (ycck: true, adobe: true)])
+    @Test(
+        "CMYK (Adobe inverted, plain) and YCCK decode to the RGB they were made from",
+        arguments: [(ycck: false, adobe: true), (ycck: false, adobe: false), (ycck: true, adobe: true)])
     func fourColourRoundTrip(kind: (ycck: Bool, adobe: Bool)) throws {
         let data = try JPEGEncoder.encodeFourColour(Self.photo, quality: 95, ycck: kind.ycck, adobeMarker: kind.adobe)
         let header = try data.withUnsafeBytes { bytes in
@@ -78,8 +79,9 @@ struct JPEGCodecTests {
         let low = try JPEGEncoder().encode(Self.photo, options: EncodeOptions(quality: 30))
         let high = try JPEGEncoder().encode(Self.photo, options: EncodeOptions(quality: 95))
         #expect(low.count < high.count)
-        #expect(Support.error(Self.photo, try Support.decodeFull(low)).mean
-            > Support.error(Self.photo, try Support.decodeFull(high)).mean)
+        #expect(
+            Support.error(Self.photo, try Support.decodeFull(low)).mean
+                > Support.error(Self.photo, try Support.decodeFull(high)).mean)
     }
 
     @Test("1×1 and odd sizes round trip", arguments: [(1, 1), (3, 5), (17, 9), (33, 1), (1, 33), (15, 16)])
@@ -122,11 +124,14 @@ struct JPEGCodecTests {
 
     // MARK: Shrink-on-load
 
-    @Test("DCT scale is the smallest k/8 that still covers the target",
-          arguments: [(4000, 3000, 500, 375), (4000, 3000, 1000, 750), (4000, 3000, 1001, 751),
-                      (4000, 3000, 100, 75), (640, 480, 320, 240), (640, 480, 321, 241),
-                      (640, 480, 640, 480), (641, 479, 80, 60), (100, 100, 13, 13), (100, 100, 200, 200),
-                      (1000, 10, 300, 3), (7, 7, 1, 1)])
+    @Test(
+        "DCT scale is the smallest k/8 that still covers the target",
+        arguments: [
+            (4000, 3000, 500, 375), (4000, 3000, 1000, 750), (4000, 3000, 1001, 751),
+            (4000, 3000, 100, 75), (640, 480, 320, 240), (640, 480, 321, 241),
+            (640, 480, 640, 480), (641, 479, 80, 60), (100, 100, 13, 13), (100, 100, 200, 200),
+            (1000, 10, 300, 3), (7, 7, 1, 1),
+        ])
     func dctScale(pair: (Int, Int, Int, Int)) {
         let source = PixelSize(width: pair.0, height: pair.1)
         let target = PixelSize(width: pair.2, height: pair.3)
@@ -180,11 +185,14 @@ struct JPEGCodecTests {
         }
     }
 
-    @Test("decoding to a target gives exactly the context's output size",
-          arguments: [DecodeTarget(width: 100, height: 100), DecodeTarget(width: 150, height: 100),
-                      DecodeTarget(width: 37, height: 25), DecodeTarget(width: 299, height: 199),
-                      DecodeTarget(width: 1, height: 1), DecodeTarget(width: 90, height: 90, contentMode: .fill),
-                      DecodeTarget(width: 600, height: 400, allowsUpscaling: true)])
+    @Test(
+        "decoding to a target gives exactly the context's output size",
+        arguments: [
+            DecodeTarget(width: 100, height: 100), DecodeTarget(width: 150, height: 100),
+            DecodeTarget(width: 37, height: 25), DecodeTarget(width: 299, height: 199),
+            DecodeTarget(width: 1, height: 1), DecodeTarget(width: 90, height: 90, contentMode: .fill),
+            DecodeTarget(width: 600, height: 400, allowsUpscaling: true),
+        ])
     func decodeToTarget(target: DecodeTarget) throws {
         let source = SampleImages.photo(width: 300, height: 200, seed: 4)
         for (bitmap, progressive) in [(source, false), (source, true), (source.converted(to: .gray8), false)] {
@@ -196,8 +204,9 @@ struct JPEGCodecTests {
             if output.pixelCount >= 1_000 {
                 let (r0, g0, b0) = Support.meanColour(bitmap)
                 let (r1, g1, b1) = Support.meanColour(decoded)
-                #expect(abs(r0 - r1) < 8 && abs(g0 - g1) < 8 && abs(b0 - b1) < 8,
-                        "mean colour \((r1, g1, b1)) vs \((r0, g0, b0)) at \(output)")
+                #expect(
+                    abs(r0 - r1) < 8 && abs(g0 - g1) < 8 && abs(b0 - b1) < 8,
+                    "mean colour \((r1, g1, b1)) vs \((r0, g0, b0)) at \(output)")
             }
         }
     }
@@ -222,8 +231,9 @@ struct JPEGCodecTests {
     func pixelLimit() throws {
         let data = try JPEGEncoder().encode(Self.photo, options: EncodeOptions())
         let decoder = JPEGDecoder()
-        let context = DecodeContext(header: try decoder.readHeader(data), outputSize: PixelSize(width: 16, height: 12),
-                                    options: DecodeOptions(limits: DecodingLimits(maxPixels: 10_000)))
+        let context = DecodeContext(
+            header: try decoder.readHeader(data), outputSize: PixelSize(width: 16, height: 12),
+            options: DecodeOptions(limits: DecodingLimits(maxPixels: 10_000)))
         #expect(throws: ImageError.overLimit(.pixels(width: 160, height: 120, limit: 10_000))) {
             try decoder.decode(data, context: context)
         }
@@ -289,9 +299,9 @@ struct JPEGCodecTests {
         let data = try JPEGEncoder().encode(Self.photo, options: EncodeOptions(quality: 90))
         let dht = try #require(Support.segment(0xC4, in: data)).lowerBound
         var badIndex = data
-        badIndex[dht + 4] = 0x1F // table class 1, index 15
+        badIndex[dht + 4] = 0x1F  // table class 1, index 15
         var badCounts = data
-        for i in 0..<16 { badCounts[dht + 5 + i] = 0xFF } // 4,080 codes
+        for i in 0..<16 { badCounts[dht + 5 + i] = 0xFF }  // 4,080 codes
         for bad in [badIndex, badCounts] {
             #expect {
                 try Support.decodeFull(bad)
@@ -305,8 +315,9 @@ struct JPEGCodecTests {
     @Test("every single-bit flip in the headers and many in the scan data end in a bitmap or an ImageError")
     func bitFlips() throws {
         for progressive in [false, true] {
-            let data = try JPEGEncoder().encode(SampleImages.photo(width: 24, height: 16, seed: 7),
-                                                options: EncodeOptions(quality: 80, progressive: progressive))
+            let data = try JPEGEncoder().encode(
+                SampleImages.photo(width: 24, height: 16, seed: 7),
+                options: EncodeOptions(quality: 80, progressive: progressive))
             let start = try #require(Support.entropyStart(in: data))
             var positions = Array(2..<start)
             positions += stride(from: start, to: data.count - 2, by: max(1, (data.count - start) / 64))

@@ -37,7 +37,7 @@ struct JPEGErrorCauseTests {
     func markerInScan() throws {
         var (bytes, scan) = try Self.photo()
         let at = scan.lowerBound + scan.count / 3
-        bytes.replaceSubrange(at..<(at + 2), with: [0xFF, 0xD3])       // RST3 in a file without restarts
+        bytes.replaceSubrange(at..<(at + 2), with: [0xFF, 0xD3])  // RST3 in a file without restarts
         try KeptInputs.keep(Data(bytes), as: "jpeg-marker-in-scan.jpg")
         let reason = try #require(failure(bytes))
         #expect(reason.contains("the scan data is corrupt: marker 0xD3 interrupts it"), "\(reason)")

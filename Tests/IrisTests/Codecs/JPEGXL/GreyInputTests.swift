@@ -7,8 +7,10 @@ import Testing
 /// expand them to RGBA for Iris, and the result is the grey picture exactly.
 @Suite("Grey AVIF and JPEG XL")
 struct GreyInputTests {
-    @Test("Lossless grey decodes to the same levels", .enabled(if: CodecTools.available("cjxl", "avifenc"), CodecTools.missing("cjxl", "avifenc")),
-          arguments: ["jxl", "avif"])
+    @Test(
+        "Lossless grey decodes to the same levels",
+        .enabled(if: CodecTools.available("cjxl", "avifenc"), CodecTools.missing("cjxl", "avifenc")),
+        arguments: ["jxl", "avif"])
     func grey(format: String) async throws {
         let directory = try CodecTools.directory("grey-\(format)")
         var picture = Bitmap(width: 37, height: 23, format: .gray8)

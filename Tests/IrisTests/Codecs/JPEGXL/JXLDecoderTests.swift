@@ -12,8 +12,10 @@ import IrisTestSupport
 struct JXLDecoderTests {
     static let tolerance = 3
 
-    @Test("Lossy, lossless and alpha JPEG XL at odd sizes match djxl", .enabled(if: CodecTools.available("cjxl", "djxl"), CodecTools.missing("cjxl", "djxl")),
-          arguments: [(67, 45, false, "1"), (67, 45, true, "1"), (129, 97, false, "0"), (130, 33, true, "0")])
+    @Test(
+        "Lossy, lossless and alpha JPEG XL at odd sizes match djxl",
+        .enabled(if: CodecTools.available("cjxl", "djxl"), CodecTools.missing("cjxl", "djxl")),
+        arguments: [(67, 45, false, "1"), (67, 45, true, "1"), (129, 97, false, "0"), (130, 33, true, "0")])
     func matchesDjxl(width: Int, height: Int, alpha: Bool, distance: String) async throws {
         let directory = try CodecTools.directory("jxl")
         let source = directory.appendingPathComponent("source.png")
@@ -26,14 +28,17 @@ struct JXLDecoderTests {
         #expect(header.format == .jpegXL && header.width == width && header.height == height && header.hasAlpha == alpha)
         #expect(try CodecTools.decode(jxl).bitmap.format.hasAlpha == alpha)
         try CodecTools.expectMatches(jxl, reference, tolerance: Self.tolerance)
-        try CodecTools.expectMatches(jxl, reference, tolerance: Self.tolerance + 1,
-                                     options: DecodeOptions(target: DecodeTarget(width: 24, height: 24)))
+        try CodecTools.expectMatches(
+            jxl, reference, tolerance: Self.tolerance + 1,
+            options: DecodeOptions(target: DecodeTarget(width: 24, height: 24)))
     }
 
     /// Shrinking a lossy image to an eighth or less stops after the DC (1/8 resolution,
     /// upsampled by libjxl): close to the full decode shrunk the same way, not equal (the DC
     /// lacks the detail the shrink would average in, and libjxl's upsampling is smooth).
-    @Test("An eighth or less decodes from the DC, close to the full decode", .enabled(if: CodecTools.available("cjxl", "djxl"), CodecTools.missing("cjxl", "djxl")))
+    @Test(
+        "An eighth or less decodes from the DC, close to the full decode",
+        .enabled(if: CodecTools.available("cjxl", "djxl"), CodecTools.missing("cjxl", "djxl")))
     func dcPreview() async throws {
         let directory = try CodecTools.directory("jxl-dc")
         let source = directory.appendingPathComponent("source.png")
@@ -57,8 +62,10 @@ struct JXLDecoderTests {
     /// cjxl moves a JPEG's EXIF orientation into the codestream's orientation field (both when
     /// it keeps the JPEG's DCT data and when it re-encodes the pixels); libjxl applies it and
     /// reports the turned size, and Iris turns nothing more (the EXIF box stays in the file).
-    @Test("The codestream orientation is applied once", .enabled(if: CodecTools.available("cjxl", "djxl"), CodecTools.missing("cjxl", "djxl")),
-          arguments: ["1", "0"])
+    @Test(
+        "The codestream orientation is applied once",
+        .enabled(if: CodecTools.available("cjxl", "djxl"), CodecTools.missing("cjxl", "djxl")),
+        arguments: ["1", "0"])
     func orientation(keepsJPEG: String) async throws {
         let directory = try CodecTools.directory("jxl-orientation")
         let jpegEncoder = try #require(ImageEncoders.encoder(for: .jpeg))
@@ -81,13 +88,16 @@ struct JXLDecoderTests {
     static func bombCodestream() -> Data {
         var bits: [Bool] = []
         func write(_ value: Int, _ count: Int) { for i in 0..<count { bits.append(value >> i & 1 == 1) } }
-        write(0xFF, 8); write(0x0A, 8)            // signature
-        write(0, 1)                               // small: no
-        write(2, 2); write(100_000 - 1, 18)       // height: U32 selector 2 = Bits(18) + 1
-        write(0, 3)                               // ratio 0: width follows
-        write(2, 2); write(100_000 - 1, 18)       // width
-        write(1, 1)                               // ImageMetadata all_default
-        write(1, 1)                               // CustomTransformData all_default
+        write(0xFF, 8)
+        write(0x0A, 8)  // signature
+        write(0, 1)  // small: no
+        write(2, 2)
+        write(100_000 - 1, 18)  // height: U32 selector 2 = Bits(18) + 1
+        write(0, 3)  // ratio 0: width follows
+        write(2, 2)
+        write(100_000 - 1, 18)  // width
+        write(1, 1)  // ImageMetadata all_default
+        write(1, 1)  // CustomTransformData all_default
         while bits.count % 8 != 0 { bits.append(false) }
         var bytes = stride(from: 0, to: bits.count, by: 8).map { start in
             (0..<8).reduce(UInt8(0)) { $0 | (bits[start + $1] ? 1 << $1 : 0) }
@@ -96,10 +106,13 @@ struct JXLDecoderTests {
         return Data(bytes)
     }
 
-    @Test("Truncated, corrupt and bomb JPEG XL fail with typed errors", .enabled(if: CodecTools.available("cjxl"), CodecTools.missing("cjxl")))
+    @Test(
+        "Truncated, corrupt and bomb JPEG XL fail with typed errors", .enabled(if: CodecTools.available("cjxl"), CodecTools.missing("cjxl"))
+    )
     func badInput() async throws {
         let registry = ImageDecoderRegistry.standard
-        #expect(thrownImageError { _ = try registry.decode(Self.bombCodestream()) }
+        #expect(
+            thrownImageError { _ = try registry.decode(Self.bombCodestream()) }
                 == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
 
         let directory = try CodecTools.directory("jxl-bad")

@@ -14,25 +14,34 @@ struct APNGAnimationTests {
     /// Straight-alpha pixels: opaque, fully transparent and soft.
     static func randomPixels(_ random: inout SplitMix, count: Int) -> [RGBA] {
         (0..<count).map { _ in
-            let alpha: UInt8 = switch random.below(4) { case 0: 0; case 1: 255; default: random.byte() }
+            let alpha: UInt8 =
+                switch random.below(4) {
+                case 0: 0
+                case 1: 255
+                default: random.byte()
+                }
             return RGBA(r: random.byte(), g: random.byte(), b: random.byte(), a: alpha)
         }
     }
 
     static func reference(_ frames: [APNGTestWriter.Frame], canvas: PixelSize) -> [[RGBA]] {
-        AnimationReference.compose(width: canvas.width, height: canvas.height, frames: frames.map { frame in
-            AnimationReference.Frame(x: frame.x, y: frame.y, width: frame.width, height: frame.height, pixels: frame.pixels,
-                                     disposal: [.none, .background, .previous][Int(frame.dispose)],
-                                     blend: frame.blend == 0 ? .source : .over)
-        })
+        AnimationReference.compose(
+            width: canvas.width, height: canvas.height,
+            frames: frames.map { frame in
+                AnimationReference.Frame(
+                    x: frame.x, y: frame.y, width: frame.width, height: frame.height, pixels: frame.pixels,
+                    disposal: [.none, .background, .previous][Int(frame.dispose)],
+                    blend: frame.blend == 0 ? .source : .over)
+            })
     }
 
     /// Frames with every dispose op followed by every (dispose, blend) pair, soft alpha, and
     /// offsets; one frame reaches past the canvas.
     static func frames(canvas: PixelSize, seed: UInt64) -> [APNGTestWriter.Frame] {
         var random = SplitMix(seed: seed)
-        let first = APNGTestWriter.Frame(width: canvas.width, height: canvas.height,
-                                         pixels: randomPixels(&random, count: canvas.pixelCount), dispose: 0, blend: 0)
+        let first = APNGTestWriter.Frame(
+            width: canvas.width, height: canvas.height,
+            pixels: randomPixels(&random, count: canvas.pixelCount), dispose: 0, blend: 0)
         var frames = [first]
         for dispose in [0, 1, 2] as [UInt8] {
             for blend in [0, 1] as [UInt8] {
@@ -40,19 +49,25 @@ struct APNGAnimationTests {
                     let width = 1 + random.below(canvas.width), height = 1 + random.below(canvas.height)
                     let x = random.below(canvas.width - width + 1), y = random.below(canvas.height - height + 1)
                     frames[frames.count - 1].dispose = previous
-                    frames.append(APNGTestWriter.Frame(x: x, y: y, width: width, height: height,
-                                                       pixels: randomPixels(&random, count: width * height),
-                                                       dispose: dispose, blend: blend))
+                    frames.append(
+                        APNGTestWriter.Frame(
+                            x: x, y: y, width: width, height: height,
+                            pixels: randomPixels(&random, count: width * height),
+                            dispose: dispose, blend: blend))
                 }
             }
         }
         // Past the right and bottom edges: clipped.
-        frames.append(APNGTestWriter.Frame(x: canvas.width - 3, y: canvas.height - 2, width: 6, height: 5,
-                                           pixels: randomPixels(&random, count: 30), dispose: 0, blend: 1))
+        frames.append(
+            APNGTestWriter.Frame(
+                x: canvas.width - 3, y: canvas.height - 2, width: 6, height: 5,
+                pixels: randomPixels(&random, count: 30), dispose: 0, blend: 1))
         return frames
     }
 
-    @Test("every dispose op and blend op pair, with soft alpha, offsets and clipping, composes as the reference", arguments: [1, 2] as [UInt64])
+    @Test(
+        "every dispose op and blend op pair, with soft alpha, offsets and clipping, composes as the reference",
+        arguments: [1, 2] as [UInt64])
     func disposeAndBlend(seed: UInt64) async throws {
         let canvas = PixelSize(width: 13, height: 11)
         let frames = Self.frames(canvas: canvas, seed: seed)
@@ -109,8 +124,10 @@ struct APNGAnimationTests {
         var random = SplitMix(seed: 9)
         var frames = [APNGTestWriter.Frame(width: 6, height: 5, pixels: Self.randomPixels(&random, count: 30))]
         for (dispose, x, y) in [(2, 9, 0), (1, 0, 7), (2, 40, 40), (0, 2, 2)] as [(UInt8, Int, Int)] {
-            frames.append(APNGTestWriter.Frame(x: x, y: y, width: 3, height: 2, pixels: Self.randomPixels(&random, count: 6),
-                                               dispose: dispose, blend: 1))
+            frames.append(
+                APNGTestWriter.Frame(
+                    x: x, y: y, width: 3, height: 2, pixels: Self.randomPixels(&random, count: 6),
+                    dispose: dispose, blend: 1))
         }
         let data = try APNGTestWriter.apng(width: canvas.width, height: canvas.height, frames: frames)
         let animation = try #require(try registry.decode(data).animation)
@@ -161,9 +178,11 @@ struct APNGAnimationTests {
     func frameLimit() throws {
         let frame = APNGTestWriter.Frame(width: 1, height: 1, pixels: [RGBA(r: 1, g: 2, b: 3)])
         let data = try APNGTestWriter.apng(width: 1, height: 1, frames: [frame, frame], declaredFrames: 100_000)
-        #expect(thrownImageError { _ = try registry.decode(data) }
+        #expect(
+            thrownImageError { _ = try registry.decode(data) }
                 == .overLimit(.frames(count: 100_000, limit: DecodingLimits.default.maxFrames)))
-        #expect(thrownImageError { _ = try APNGFrameReader.source(data, limits: .default) }
+        #expect(
+            thrownImageError { _ = try APNGFrameReader.source(data, limits: .default) }
                 == .overLimit(.frames(count: 100_000, limit: DecodingLimits.default.maxFrames)))
     }
 }

@@ -71,7 +71,7 @@ struct APNGChunkList {
             let size = max(1, (payload.count + pieces - 1) / pieces)
             var start = 0
             while start < payload.count {
-                if start > 0 { out.append(Chunk(type: chunk.type, body: header)) }   // empty
+                if start > 0 { out.append(Chunk(type: chunk.type, body: header)) }  // empty
                 let end = min(payload.count, start + size)
                 out.append(Chunk(type: chunk.type, body: header + payload[start..<end]))
                 start = end

@@ -75,7 +75,9 @@ struct APNGCommandTests {
         #expect(written.frames.map { $0.rgba(x: 1, y: 1) } == colours)
     }
 
-    @Test("broken sequence numbers: every command shows the default image as a still, none fails", arguments: APNGConformanceTests.SequenceBreak.allCases)
+    @Test(
+        "broken sequence numbers: every command shows the default image as a still, none fails",
+        arguments: APNGConformanceTests.SequenceBreak.allCases)
     func brokenSequence(_ kind: APNGConformanceTests.SequenceBreak) async throws {
         let directory = try CLITestSupport.directory("apng-broken-\(kind.rawValue)")
         defer { try? FileManager.default.removeItem(at: directory) }

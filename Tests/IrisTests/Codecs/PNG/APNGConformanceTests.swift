@@ -73,7 +73,7 @@ struct APNGConformanceTests {
         var list = APNGChunkList(whole)
         let before = list.chunks.count
         list.splitDataChunks(into: pieces)
-        #expect(list.chunks.count >= before + 2 * frames.count)    // really split, empties included
+        #expect(list.chunks.count >= before + 2 * frames.count)  // really split, empties included
         #expect(list.chunks.contains { $0.type == "fdAT" && $0.body.count == 4 })
         #expect(list.chunks.contains { $0.type == "IDAT" && $0.body.isEmpty })
         let split = list.data
@@ -99,7 +99,7 @@ struct APNGConformanceTests {
         let firstFrameControl = try #require(list.indices(of: "fcTL").first)
         #expect(acTL < firstFrameControl && firstFrameControl < list.indices(of: "IDAT")[0])
         let moved = list.chunks.remove(at: acTL)
-        list.chunks.insert(moved, at: firstFrameControl)     // now right after the first fcTL
+        list.chunks.insert(moved, at: firstFrameControl)  // now right after the first fcTL
         #expect(list.indices(of: "fcTL")[0] < list.indices(of: "acTL")[0])
         let data = list.data
         try KeptInputs.keep(data, as: "apng-fctl-before-actl.png")
@@ -127,7 +127,7 @@ struct APNGConformanceTests {
                 list.setSequence(1, at: sequenced[2])
             case .swappedData:
                 let data = list.indices(of: "fdAT")
-                list.chunks.swapAt(data[0], data[2])     // the first frame's first and second piece
+                list.chunks.swapAt(data[0], data[2])  // the first frame's first and second piece
             case .swappedFrames:
                 // The last two frames (fcTL, fdAT, fdAT, fdAT each) change places, numbers and all.
                 let controls = list.indices(of: "fcTL")
@@ -151,7 +151,9 @@ struct APNGConformanceTests {
         return list.data
     }
 
-    @Test("sequence numbers with a gap, a repeat or out of order: the default image, as a still, in the header and the decode", arguments: SequenceBreak.allCases)
+    @Test(
+        "sequence numbers with a gap, a repeat or out of order: the default image, as a still, in the header and the decode",
+        arguments: SequenceBreak.allCases)
     func brokenSequence(_ kind: SequenceBreak) throws {
         let data = try Self.broken(kind)
         let numbers = APNGChunkList(data).sequenceNumbers

@@ -15,7 +15,9 @@ struct PNGChunkClaimTests {
     /// The PNG signature, a 16×16 IHDR, then a `type` chunk header claiming `length` bytes and a
     /// few bytes of it: 52 bytes in all.
     static func claiming(_ type: String, length: UInt32) -> Data {
-        func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func be(_ value: UInt32) -> [UInt8] {
+            [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
         let ihdr: [UInt8] = Array("IHDR".utf8) + be(16) + be(16) + [8, 2, 0, 0, 0]
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         bytes += be(13) + ihdr + be(CRC32.checksum(ihdr))
@@ -43,14 +45,17 @@ struct PNGChunkClaimTests {
             // (2 GiB) fails to (libpng: "out of memory") instead of saying the file is truncated.
             // The limit is the child's own, whatever this test process holds meanwhile.
             let run = try await Self.irisUnderMemoryLimit(kibibytes: 1 << 20, ["info", file.path], in: directory)
-            #expect(run.status == 1 && run.stderr.contains("PNG is truncated after 52 bytes"),
-                    "\(type): exit \(run.status), \(run.stderr)")
+            #expect(
+                run.status == 1 && run.stderr.contains("PNG is truncated after 52 bytes"),
+                "\(type): exit \(run.status), \(run.stderr)")
         }
     }
 
     /// Runs `iris arguments` under `ulimit -v kibibytes` and returns its exit status and what it
     /// wrote to standard error, waiting on a thread of its own.
-    static func irisUnderMemoryLimit(kibibytes: Int, _ arguments: [String], in directory: URL) async throws -> (status: Int32, stderr: String) {
+    static func irisUnderMemoryLimit(
+        kibibytes: Int, _ arguments: [String], in directory: URL
+    ) async throws -> (status: Int32, stderr: String) {
         let executable = try CLITestSupport.irisExecutable().path
         let errors = directory.appendingPathComponent("stderr-\(UUID().uuidString).txt")
         let script = "ulimit -v \(kibibytes) && exec \"$0\" \"$@\" 2>\"\(errors.path)\" >/dev/null"

@@ -41,8 +41,9 @@ struct PNGCodecTests {
 
     @Test("decodes every colour type and bit depth exactly", arguments: PNGKind.all)
     func decodesEveryKind(kind: PNGKind) throws {
-        let image = PNGSampleImage(width: 37, height: 23, colorType: kind.colorType, bitDepth: kind.bitDepth,
-                                   withTransparency: kind.transparency, seed: UInt64(kind.bitDepth * 31) + UInt64(kind.colorType.rawValue))
+        let image = PNGSampleImage(
+            width: 37, height: 23, colorType: kind.colorType, bitDepth: kind.bitDepth,
+            withTransparency: kind.transparency, seed: UInt64(kind.bitDepth * 31) + UInt64(kind.colorType.rawValue))
         let data = try image.encoded(interlaced: kind.interlaced)
         let header = try decoder.readHeader(data)
         #expect(header.format == .png)
@@ -189,10 +190,11 @@ struct PNGCodecTests {
 
     @Test("an acTL without any frame control (fcTL) is a still: the header counts frames, not acTL's claim")
     func apngFrameCount() throws {
-        let data = try PNGWriter.write(width: 4, height: 4, colorType: .rgb, bitDepth: 8, rows: Array(repeating: [UInt8](repeating: 9, count: 12), count: 4))
+        let data = try PNGWriter.write(
+            width: 4, height: 4, colorType: .rgb, bitDepth: 8, rows: Array(repeating: [UInt8](repeating: 9, count: 12), count: 4))
         var bytes = [UInt8](data)
         let acTL = PNGBytes.chunk("acTL", PNGBytes.be32(3) + PNGBytes.be32(0))
-        bytes.insert(contentsOf: acTL, at: 33) // right after IHDR
+        bytes.insert(contentsOf: acTL, at: 33)  // right after IHDR
         let header = try decoder.readHeader(Data(bytes))
         #expect(header.frameCount == 1 && !header.isAnimated)
         #expect(try decodeFull(Data(bytes)).size == PixelSize(width: 4, height: 4))
@@ -200,8 +202,9 @@ struct PNGCodecTests {
 
     @Test("a header claiming 100000×100000 is read; the limits then reject it")
     func hugeHeader() throws {
-        let data = Data(PNGSampleImage.signature + PNGBytes.ihdr(width: 100_000, height: 100_000)
-                        + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBytes.chunk("IEND", []))
+        let data = Data(
+            PNGSampleImage.signature + PNGBytes.ihdr(width: 100_000, height: 100_000)
+                + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBytes.chunk("IEND", []))
         let header = try decoder.readHeader(data)
         #expect(header.storedSize == PixelSize(width: 100_000, height: 100_000))
         #expect(!header.hasAlpha)
@@ -210,7 +213,9 @@ struct PNGCodecTests {
         let viaRegistry = thrownImageError { _ = try registry.decode(data) }
         #expect(viaRegistry == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
         // Called directly, the decoder checks the context's limits itself before allocating.
-        let direct = thrownImageError { _ = try decoder.decode(data, context: DecodeContext(header: header, outputSize: PixelSize(width: 100, height: 100))) }
+        let direct = thrownImageError {
+            _ = try decoder.decode(data, context: DecodeContext(header: header, outputSize: PixelSize(width: 100, height: 100)))
+        }
         #expect(direct == .overLimit(.pixels(width: 100_000, height: 100_000, limit: DecodingLimits.default.maxPixels)))
     }
 
@@ -227,11 +232,13 @@ struct PNGCodecTests {
     @Test("an IHDR with a zero size is invalidDimensions")
     func zeroSize() {
         for (width, height) in [(0, 10), (10, 0), (0, 0)] {
-            let data = Data(PNGSampleImage.signature + PNGBytes.ihdr(width: UInt32(width), height: UInt32(height))
-                            + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBytes.chunk("IEND", []))
+            let data = Data(
+                PNGSampleImage.signature + PNGBytes.ihdr(width: UInt32(width), height: UInt32(height))
+                    + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBytes.chunk("IEND", []))
             let expected = ImageError.invalidDimensions(format: .png, width: width, height: height)
             #expect(thrownImageError { _ = try decoder.readHeader(data) } == expected)
-            let context = DecodeContext(header: ImageHeader(format: .png, width: 1, height: 1, hasAlpha: false), outputSize: PixelSize(width: 1, height: 1))
+            let context = DecodeContext(
+                header: ImageHeader(format: .png, width: 1, height: 1, hasAlpha: false), outputSize: PixelSize(width: 1, height: 1))
             #expect(thrownImageError { _ = try decoder.decode(data, context: context) } == expected)
         }
     }
@@ -244,9 +251,12 @@ struct PNGCodecTests {
         let data = try image.encoded(interlaced: interlaced)
         let firstIDAT = try #require(PNGBytes.chunks(data).first { $0.type == "IDAT" })
         let idat = try #require(PNGBytes.chunks(data).last { $0.type == "IDAT" })
-        let cuts = [3, 8, 20, 33, 45, idat.dataRange.lowerBound + 10, (idat.dataRange.lowerBound + data.count) / 2,
-                    idat.dataRange.upperBound - 1, idat.dataRange.upperBound + 2]
-        let context = DecodeContext(header: ImageHeader(format: .png, width: 64, height: 48, hasAlpha: true), outputSize: PixelSize(width: 64, height: 48))
+        let cuts = [
+            3, 8, 20, 33, 45, idat.dataRange.lowerBound + 10, (idat.dataRange.lowerBound + data.count) / 2,
+            idat.dataRange.upperBound - 1, idat.dataRange.upperBound + 2,
+        ]
+        let context = DecodeContext(
+            header: ImageHeader(format: .png, width: 64, height: 48, hasAlpha: true), outputSize: PixelSize(width: 64, height: 48))
         for cut in cuts {
             let prefix = data.prefix(cut)
             let error = thrownImageError { _ = try decoder.decode(prefix, context: context) }
@@ -261,8 +271,10 @@ struct PNGCodecTests {
 
     @Test("every bit flip in IHDR fails cleanly")
     func ihdrBitFlips() throws {
-        let data = try PNGSampleImage(width: 16, height: 16, colorType: .rgb, bitDepth: 8, withTransparency: false, seed: 2).encoded(interlaced: false)
-        let context = DecodeContext(header: ImageHeader(format: .png, width: 16, height: 16, hasAlpha: false), outputSize: PixelSize(width: 16, height: 16))
+        let data = try PNGSampleImage(width: 16, height: 16, colorType: .rgb, bitDepth: 8, withTransparency: false, seed: 2).encoded(
+            interlaced: false)
+        let context = DecodeContext(
+            header: ImageHeader(format: .png, width: 16, height: 16, hasAlpha: false), outputSize: PixelSize(width: 16, height: 16))
         for byte in 16..<29 {
             for bit in 0..<8 {
                 var damaged = data
@@ -275,9 +287,11 @@ struct PNGCodecTests {
 
     @Test("bit flips in IDAT fail with decodingFailed")
     func idatBitFlips() throws {
-        let data = try PNGSampleImage(width: 40, height: 30, colorType: .rgba, bitDepth: 8, withTransparency: false, seed: 4).encoded(interlaced: false)
+        let data = try PNGSampleImage(width: 40, height: 30, colorType: .rgba, bitDepth: 8, withTransparency: false, seed: 4).encoded(
+            interlaced: false)
         let idat = try #require(PNGBytes.chunks(data).first { $0.type == "IDAT" })
-        let context = DecodeContext(header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: true), outputSize: PixelSize(width: 40, height: 30))
+        let context = DecodeContext(
+            header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: true), outputSize: PixelSize(width: 40, height: 30))
         var random = SplitMix(seed: 11)
         for _ in 0..<40 {
             var damaged = data
@@ -294,9 +308,11 @@ struct PNGCodecTests {
 
     @Test("a corrupt zlib stream behind a valid CRC never crashes")
     func corruptZlib() throws {
-        let data = try PNGSampleImage(width: 40, height: 30, colorType: .rgb, bitDepth: 8, withTransparency: false, seed: 8).encoded(interlaced: false)
+        let data = try PNGSampleImage(width: 40, height: 30, colorType: .rgb, bitDepth: 8, withTransparency: false, seed: 8).encoded(
+            interlaced: false)
         let idat = try #require(PNGBytes.chunks(data).first { $0.type == "IDAT" })
-        let context = DecodeContext(header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: false), outputSize: PixelSize(width: 40, height: 30))
+        let context = DecodeContext(
+            header: ImageHeader(format: .png, width: 40, height: 30, hasAlpha: false), outputSize: PixelSize(width: 40, height: 30))
         var random = SplitMix(seed: 12)
         var failures = 0
         for round in 0..<60 {

@@ -11,12 +11,15 @@ import IrisTestSupport
 @Suite("TIFF decoding (libtiff)")
 struct TIFFDecoderTests {
     static let tools = CodecTools.available("convert", "tiffcp", "tiffset")
-    static let missing = Comment(rawValue: "SKIPPED: convert, tiffcp or tiffset not installed; run scripts/install-deps (imagemagick, libtiff-tools)")
+    static let missing = Comment(
+        rawValue: "SKIPPED: convert, tiffcp or tiffset not installed; run scripts/install-deps (imagemagick, libtiff-tools)")
 
     /// A TIFF of the test picture written by ImageMagick with `arguments`, and ImageMagick's
     /// decode of it as a PNG.
-    static func make(_ label: String, width: Int = 67, height: Int = 45, alpha: Bool = false,
-                     _ arguments: [String]) async throws -> (tiff: URL, reference: URL) {
+    static func make(
+        _ label: String, width: Int = 67, height: Int = 45, alpha: Bool = false,
+        _ arguments: [String]
+    ) async throws -> (tiff: URL, reference: URL) {
         let directory = try CodecTools.directory("tiff-\(label)")
         let source = directory.appendingPathComponent("source.png")
         try CodecTools.writePNG(CodecTools.picture(width: width, height: height, alpha: alpha), to: source)
@@ -26,8 +29,9 @@ struct TIFFDecoderTests {
         return (tiff, reference)
     }
 
-    @Test("Compressions, strips, tiles, alpha, grey and 16 bits match ImageMagick's decode", .enabled(if: tools, missing),
-          arguments: [
+    @Test(
+        "Compressions, strips, tiles, alpha, grey and 16 bits match ImageMagick's decode", .enabled(if: tools, missing),
+        arguments: [
             ("none", false, ["-compress", "none"], 1),
             ("lzw", false, ["-compress", "lzw"], 1),
             ("zip-alpha", true, ["-compress", "zip"], 1),
@@ -36,7 +40,7 @@ struct TIFFDecoderTests {
             ("16-bit", false, ["-depth", "16", "-compress", "zip"], 1),
             ("big-endian", false, ["-endian", "MSB", "-compress", "none"], 1),
             ("jpeg", false, ["-compress", "jpeg", "-quality", "90"], 4),
-          ] as [(String, Bool, [String], Int)])
+        ] as [(String, Bool, [String], Int)])
     func matchesImageMagick(label: String, alpha: Bool, arguments: [String], tolerance: Int) async throws {
         let (tiff, reference) = try await Self.make(label, alpha: alpha, arguments)
         let header = try ImageDecoderRegistry.standard.header(of: Data(contentsOf: tiff))
@@ -45,19 +49,22 @@ struct TIFFDecoderTests {
         #expect(image.format == .tiff && image.bitmap.format.hasAlpha == alpha)
         try CodecTools.expectMatches(tiff, reference, tolerance: tolerance)
         // At a target: the same rows through the same resampler.
-        try CodecTools.expectMatches(tiff, reference, tolerance: tolerance,
-                                     options: DecodeOptions(target: DecodeTarget(width: 24, height: 24)))
+        try CodecTools.expectMatches(
+            tiff, reference, tolerance: tolerance,
+            options: DecodeOptions(target: DecodeTarget(width: 24, height: 24)))
     }
 
     /// `tiffcp` rewrites strips of 7 rows, and 16×16 tiles: bands that do not divide the height.
-    @Test("Strips and tiles rewritten by tiffcp decode the same, at full size and shrunk", .enabled(if: tools, missing),
-          arguments: [["-c", "lzw", "-r", "7"], ["-c", "zip", "-t", "-w", "16", "-l", "16"], ["-c", "none", "-r", "1"]])
+    @Test(
+        "Strips and tiles rewritten by tiffcp decode the same, at full size and shrunk", .enabled(if: tools, missing),
+        arguments: [["-c", "lzw", "-r", "7"], ["-c", "zip", "-t", "-w", "16", "-l", "16"], ["-c", "none", "-r", "1"]])
     func tiffcpLayouts(arguments: [String]) async throws {
         let (tiff, reference) = try await Self.make("tiffcp", width: 130, height: 97, alpha: true, ["-compress", "none"])
         let rewritten = tiff.deletingLastPathComponent().appendingPathComponent("rewritten.tif")
         try await CodecTools.run("tiffcp", arguments + [tiff.path, rewritten.path])
         try CodecTools.expectMatches(rewritten, reference, tolerance: 1)
-        try CodecTools.expectMatches(rewritten, reference, tolerance: 1, options: DecodeOptions(target: DecodeTarget(width: 40, height: 40)))
+        try CodecTools.expectMatches(
+            rewritten, reference, tolerance: 1, options: DecodeOptions(target: DecodeTarget(width: 40, height: 40)))
         let small = try CodecTools.decode(rewritten, options: DecodeOptions(target: DecodeTarget(width: 40, height: 40)))
         #expect(small.bitmap.size == PixelSize(width: 40, height: 30) && small.sourceSize == PixelSize(width: 130, height: 97))
     }

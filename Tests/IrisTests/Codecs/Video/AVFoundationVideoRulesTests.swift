@@ -29,6 +29,6 @@ struct AVFoundationVideoRulesTests {
         #expect(VideoPoster.firstNonBlack.seekSeconds(duration: 60).count == 20)
         #expect(VideoPoster.firstNonBlack.seekSeconds(duration: nil).last == 4.75)
         #expect(VideoPoster.at(seconds: 0.5).seekSeconds(duration: 2) == [0.5])
-        #expect(VideoPoster.at(seconds: 9).seekSeconds(duration: 2) == [1.95])   // past the end: the end
+        #expect(VideoPoster.at(seconds: 9).seekSeconds(duration: 2) == [1.95])  // past the end: the end
     }
 }

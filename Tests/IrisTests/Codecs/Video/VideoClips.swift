@@ -33,18 +33,24 @@ actor VideoClips {
         var arguments: [String] {
             let pattern = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2"]
             let h264 = ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]
-            let hevc = ["-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-x265-params", "log-level=error"]
+            let hevc = [
+                "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-x265-params", "log-level=error",
+            ]
             switch self {
             case .h264MP4, .h264MOV, .h264FLV, .h264TS: return pattern + h264
             case .hevcMP4, .hevcMOV: return pattern + hevc
             case .vp9WebM: return pattern + ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k"]
             case .av1WebM:
-                return ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=0.6", "-c:v", "libaom-av1", "-cpu-used", "8",
-                        "-b:v", "200k"]
-            case .rotatedMP4: return []     // made from h264.mp4, see url(_:)
+                return [
+                    "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=0.6", "-c:v", "libaom-av1", "-cpu-used", "8",
+                    "-b:v", "200k",
+                ]
+            case .rotatedMP4: return []  // made from h264.mp4, see url(_:)
             case .blackStartMP4:
-                return ["-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=0.4", "-f", "lavfi", "-i",
-                        "testsrc2=size=320x240:rate=25:duration=1.6", "-filter_complex", "[0:v][1:v]concat=n=2:v=1"] + h264
+                return [
+                    "-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=0.4", "-f", "lavfi", "-i",
+                    "testsrc2=size=320x240:rate=25:duration=1.6", "-filter_complex", "[0:v][1:v]concat=n=2:v=1",
+                ] + h264
             case .audioOnlyM4A: return ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", "-f", "mp4"]
             }
         }
@@ -89,17 +95,23 @@ actor VideoClips {
 
     /// `ffprobe -count_frames` of the clip.
     func probe(_ kind: Kind) async throws -> Probe {
-        let text = try await CodecTools.output("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                                                           "stream=width,height,nb_read_frames,duration,avg_frame_rate:stream_side_data=rotation:format=duration",
-                                                           "-of", "json", url(kind).path])
+        let text = try await CodecTools.output(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                "stream=width,height,nb_read_frames,duration,avg_frame_rate:stream_side_data=rotation:format=duration",
+                "-of", "json", url(kind).path,
+            ])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let stream = try #require((object["streams"] as? [[String: Any]])?.first)
         let rateParts = ((stream["avg_frame_rate"] as? String) ?? "0/1").split(separator: "/").compactMap { Double($0) }
-        let duration = Double(stream["duration"] as? String ?? "") ?? Double((object["format"] as? [String: Any])?["duration"] as? String ?? "") ?? 0
+        let duration =
+            Double(stream["duration"] as? String ?? "") ?? Double((object["format"] as? [String: Any])?["duration"] as? String ?? "") ?? 0
         let rotation = ((stream["side_data_list"] as? [[String: Any]])?.first?["rotation"] as? Int) ?? 0
-        return Probe(width: stream["width"] as? Int ?? 0, height: stream["height"] as? Int ?? 0,
-                     frames: Int(stream["nb_read_frames"] as? String ?? "") ?? 0, duration: duration,
-                     frameRate: rateParts.count == 2 && rateParts[1] != 0 ? rateParts[0] / rateParts[1] : 0, rotation: rotation)
+        return Probe(
+            width: stream["width"] as? Int ?? 0, height: stream["height"] as? Int ?? 0,
+            frames: Int(stream["nb_read_frames"] as? String ?? "") ?? 0, duration: duration,
+            frameRate: rateParts.count == 2 && rateParts[1] != 0 ? rateParts[0] / rateParts[1] : 0, rotation: rotation)
     }
 
     /// ffmpeg's own frame of the clip as a PNG at `width`×`height` (libswscale's area filter,

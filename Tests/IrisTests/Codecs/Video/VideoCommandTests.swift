@@ -25,7 +25,9 @@ struct VideoCommandTests {
     func thumbnail() async throws {
         let clip = try await VideoClips.shared.url(.h264MP4)
         let out = try CodecTools.directory("video-thumbs")
-        let run = try await CodecCommandRun.iris(["thumbnail", "--size", "160", "--format", "png", "--at", "1.1", "--out", out.path, clip.path])
+        let run = try await CodecCommandRun.iris([
+            "thumbnail", "--size", "160", "--format", "png", "--at", "1.1", "--out", out.path, clip.path,
+        ])
         #expect(run.status == 0, "\(run.standardError)")
         let written = try CodecTools.decode(out.appendingPathComponent("h264.png")).bitmap
         let reference = try await VideoClips.shared.referenceFrame(.h264MP4, width: 160, height: 120, at: 1.1)

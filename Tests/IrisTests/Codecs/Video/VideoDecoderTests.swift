@@ -21,10 +21,12 @@ struct VideoDecoderTests {
         let expectedFormat: ImageFormat = kind.rawValue.hasSuffix(".mov") ? .quickTime : kind.rawValue.hasSuffix(".webm") ? .webm : .mp4
         #expect(header.format == expectedFormat)
         let turned = probe.rotation % 180 != 0
-        #expect(header.width == (turned ? probe.height : probe.width) && header.height == (turned ? probe.width : probe.height),
-                "\(kind): \(header.width)×\(header.height), ffprobe \(probe.width)×\(probe.height) rotation \(probe.rotation)")
+        #expect(
+            header.width == (turned ? probe.height : probe.width) && header.height == (turned ? probe.width : probe.height),
+            "\(kind): \(header.width)×\(header.height), ffprobe \(probe.width)×\(probe.height) rotation \(probe.rotation)")
         #expect(header.orientation == .up, "the decoder turns frames itself")
-        #expect(header.frameCount == probe.frames && header.isAnimated, "\(kind): \(header.frameCount) frames, ffprobe counts \(probe.frames)")
+        #expect(
+            header.frameCount == probe.frames && header.isAnimated, "\(kind): \(header.frameCount) frames, ffprobe counts \(probe.frames)")
         let info = try #require(try VideoInfo.of(data))
         #expect(abs((info.duration ?? 0) - probe.duration) < 0.05, "\(kind): \(info.duration ?? -1) s, ffprobe \(probe.duration) s")
         #expect(abs((info.frameRate ?? 0) - probe.frameRate) < 0.01, "\(kind): \(info.frameRate ?? -1) fps, ffprobe \(probe.frameRate)")
@@ -65,7 +67,7 @@ struct VideoDecoderTests {
         let still = try stills.decode(data, options: DecodeOptions(target: DecodeTarget(width: 160, height: 120)))
         #expect(abs((still.video?.posterSeconds ?? -1) - 0.4) < 0.001, "a stills-only decode records it too")
         let plain = try await VideoClips.shared.data(.h264MP4)
-        #expect(try ImageDecoderRegistry.standard.decode(plain).video?.posterSeconds == 0)   // not black: frame 0
+        #expect(try ImageDecoderRegistry.standard.decode(plain).video?.posterSeconds == 0)  // not black: frame 0
     }
 
     @Test("a registry that decodes stills only gives the same poster with no animation (no frame walk), as iris thumbnail does")
@@ -98,17 +100,20 @@ struct VideoDecoderTests {
         #expect(wrongWay > 20, "turned the wrong way, it would differ by \(wrongWay) levels")
     }
 
-    @Test("frames play in order with the stream's durations, and match ffmpeg's after a rewind", arguments: [VideoClips.Kind.h264MP4, .vp9WebM])
+    @Test(
+        "frames play in order with the stream's durations, and match ffmpeg's after a rewind",
+        arguments: [VideoClips.Kind.h264MP4, .vp9WebM])
     func framesMatchFFmpeg(_ kind: VideoClips.Kind) async throws {
         let data = try await VideoClips.shared.data(kind)
         let probe = try await VideoClips.shared.probe(kind)
         let (width, height) = (probe.width / 4, probe.height / 4)
-        let image = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: width, height: height)))
+        let image = try ImageDecoderRegistry.standard.decode(
+            data, options: DecodeOptions(target: DecodeTarget(width: width, height: height)))
         let animation = try #require(image.animation)
         #expect(animation.frameCount == probe.frames)
         let total = (0..<animation.frameCount).reduce(0.0) { $0 + animation.duration(at: $1) }
         #expect(abs(total - probe.duration) < 0.05, "\(kind): frames last \(total) s, ffprobe \(probe.duration) s")
-        for index in [37, 3, probe.frames - 1] {     // forward, back (a rewind), to the last
+        for index in [37, 3, probe.frames - 1] {  // forward, back (a rewind), to the last
             let frame = try await animation.frame(at: index)
             let reference = try await VideoClips.shared.referenceFrame(kind, width: width, height: height, index: index)
             let mean = CodecTools.meanDifference(frame, reference)
@@ -131,7 +136,8 @@ struct VideoDecoderTests {
     /// probe would pick: an FLV or MPEG-TS clip (not recognised, so never handed to FFmpeg by the
     /// registry) is refused even when handed to the reader as an MP4 or a WebM, and a WebM
     /// handed over as an MP4 is refused too.
-    @Test("only the four recognised containers' demuxers open: another container is refused", arguments: [VideoClips.Kind.h264FLV, .h264TS])
+    @Test(
+        "only the four recognised containers' demuxers open: another container is refused", arguments: [VideoClips.Kind.h264FLV, .h264TS])
     func otherContainersAreRefused(_ kind: VideoClips.Kind) async throws {
         let data = try await VideoClips.shared.data(kind)
         #expect(VideoContainer.format(of: data) == nil)
@@ -188,9 +194,11 @@ struct VideoDecoderTests {
     func limits() async throws {
         let data = try await VideoClips.shared.data(.h264MP4)
         let registry = ImageDecoderRegistry.standard
-        #expect(thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxPixels: 320 * 240 - 1))) }
+        #expect(
+            thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxPixels: 320 * 240 - 1))) }
                 == .overLimit(.pixels(width: 320, height: 240, limit: 320 * 240 - 1)))
-        #expect(thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxVideoSeconds: 1.5))) }
+        #expect(
+            thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxVideoSeconds: 1.5))) }
                 == .overLimit(.videoDuration(seconds: 2, limit: 1.5)))
         // 50 frames over a limit of 20: the poster, as with no limit, and no animation.
         let target = DecodeTarget(width: 160, height: 120)
@@ -198,7 +206,8 @@ struct VideoDecoderTests {
         let full = try registry.decode(data, options: DecodeOptions(target: target))
         #expect(long.animation == nil && full.animation?.frameCount == 50)
         #expect(long.bitmap.size == full.bitmap.size && CodecTools.meanDifference(long.bitmap, full.bitmap) == 0)
-        #expect(thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxDecodingTime: .zero))) }
+        #expect(
+            thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxDecodingTime: .zero))) }
                 == .overLimit(.decodingTime(limit: .zero)))
     }
 

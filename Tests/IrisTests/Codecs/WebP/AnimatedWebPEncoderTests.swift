@@ -29,8 +29,10 @@ struct AnimatedWebPEncoderTests {
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else { break }
                 let count = Int(info.canvas_width * info.canvas_height * 4)
-                frames.append(Bitmap(width: Int(info.canvas_width), height: Int(info.canvas_height), format: .rgba8,
-                                     pixels: Array(UnsafeBufferPointer(start: buffer, count: count)))!)
+                frames.append(
+                    Bitmap(
+                        width: Int(info.canvas_width), height: Int(info.canvas_height), format: .rgba8,
+                        pixels: Array(UnsafeBufferPointer(start: buffer, count: count)))!)
                 ends.append(Int(timestamp))
             }
             return (frames, ends, Int(info.loop_count))
@@ -45,7 +47,7 @@ struct AnimatedWebPEncoderTests {
             let data = try await AnimatedWebPEncoder().encode(animation, options: EncodeOptions(lossless: true))
             let decoded = try Self.decode(data)
             #expect(decoded.loopCount == 3)
-            #expect(decoded.ends == [100, 350, 450])                 // 5 ms plays (and is stored) as 100 ms
+            #expect(decoded.ends == [100, 350, 450])  // 5 ms plays (and is stored) as 100 ms
             #expect(decoded.frames.count == 3)
             for (index, frame) in decoded.frames.enumerated() {
                 expectSameBytes(frame.converted(to: .rgbx8), frames[index].converted(to: .rgbx8), "frame \(index) (\(format))")
@@ -55,8 +57,9 @@ struct AnimatedWebPEncoderTests {
 
     @Test("frames of another size and empty animations are refused with an encoding error")
     func refusals() async throws {
-        let mixed = Animation(frames: [Bitmap(width: 4, height: 4, format: .rgba8), Bitmap(width: 5, height: 4, format: .rgba8)],
-                              durations: [0.1, 0.1])
+        let mixed = Animation(
+            frames: [Bitmap(width: 4, height: 4, format: .rgba8), Bitmap(width: 5, height: 4, format: .rgba8)],
+            durations: [0.1, 0.1])
         await #expect(throws: ImageError.encodingFailed(format: .webp, reason: "frame is 5×4, the animation 4×4")) {
             try await AnimatedWebPEncoder().encode(mixed, options: EncodeOptions())
         }

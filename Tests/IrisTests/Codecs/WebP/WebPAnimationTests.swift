@@ -14,28 +14,36 @@ struct WebPAnimationTests {
     let registry = ImageDecoderRegistry(decoders: [WebPDecoder()])
 
     static func reference(_ frames: [WebPTestWriter.Frame], canvas: PixelSize) -> [[RGBA]] {
-        AnimationReference.compose(width: canvas.width, height: canvas.height, frames: frames.map { frame in
-            AnimationReference.Frame(x: frame.x, y: frame.y, width: frame.width, height: frame.height, pixels: frame.pixels,
-                                     disposal: frame.dispose == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
-                                     blend: frame.blend == WEBP_MUX_BLEND ? .over : .source)
-        })
+        AnimationReference.compose(
+            width: canvas.width, height: canvas.height,
+            frames: frames.map { frame in
+                AnimationReference.Frame(
+                    x: frame.x, y: frame.y, width: frame.width, height: frame.height, pixels: frame.pixels,
+                    disposal: frame.dispose == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
+                    blend: frame.blend == WEBP_MUX_BLEND ? .over : .source)
+            })
     }
 
     /// A full first frame, then every (previous disposal, disposal, blend) combination with soft
     /// alpha at even offsets; one frame is fully opaque.
     static func frames(canvas: PixelSize, seed: UInt64) -> [WebPTestWriter.Frame] {
         var random = SplitMix(seed: seed)
-        var frames = [WebPTestWriter.Frame(width: canvas.width, height: canvas.height,
-                                           pixels: APNGAnimationTests.randomPixels(&random, count: canvas.pixelCount))]
+        var frames = [
+            WebPTestWriter.Frame(
+                width: canvas.width, height: canvas.height,
+                pixels: APNGAnimationTests.randomPixels(&random, count: canvas.pixelCount))
+        ]
         for dispose in [WEBP_MUX_DISPOSE_NONE, WEBP_MUX_DISPOSE_BACKGROUND] {
             for blend in [WEBP_MUX_BLEND, WEBP_MUX_NO_BLEND] {
                 for previous in [WEBP_MUX_DISPOSE_NONE, WEBP_MUX_DISPOSE_BACKGROUND] {
                     let x = 2 * random.below(canvas.width / 2), y = 2 * random.below(canvas.height / 2)
                     let width = 1 + random.below(canvas.width - x), height = 1 + random.below(canvas.height - y)
                     frames[frames.count - 1].dispose = previous
-                    frames.append(WebPTestWriter.Frame(x: x, y: y, width: width, height: height,
-                                                       pixels: APNGAnimationTests.randomPixels(&random, count: width * height),
-                                                       duration: 10 * random.below(10), dispose: dispose, blend: blend))
+                    frames.append(
+                        WebPTestWriter.Frame(
+                            x: x, y: y, width: width, height: height,
+                            pixels: APNGAnimationTests.randomPixels(&random, count: width * height),
+                            duration: 10 * random.below(10), dispose: dispose, blend: blend))
                 }
             }
         }
@@ -44,7 +52,9 @@ struct WebPAnimationTests {
         return frames
     }
 
-    @Test("every disposal and blend pair composes as the reference and as libwebp's animation decoder; the background colour is ignored", arguments: [1, 2] as [UInt64])
+    @Test(
+        "every disposal and blend pair composes as the reference and as libwebp's animation decoder; the background colour is ignored",
+        arguments: [1, 2] as [UInt64])
     func disposeAndBlend(seed: UInt64) async throws {
         let canvas = PixelSize(width: 14, height: 10)
         let frames = Self.frames(canvas: canvas, seed: seed)
@@ -123,7 +133,8 @@ struct WebPAnimationTests {
     func frameLimit() throws {
         let frame = WebPTestWriter.Frame(width: 1, height: 1, pixels: [RGBA(r: 1, g: 2, b: 3)])
         let data = try WebPTestWriter.muxed(width: 1, height: 1, frames: [frame, frame, frame])
-        #expect(thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxFrames: 2))) }
+        #expect(
+            thrownImageError { _ = try registry.decode(data, options: DecodeOptions(limits: DecodingLimits(maxFrames: 2))) }
                 == .overLimit(.frames(count: 3, limit: 2)))
     }
 }

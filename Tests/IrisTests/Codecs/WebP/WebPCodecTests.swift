@@ -21,8 +21,9 @@ struct WebPCodecTests {
         for y in 0..<a.height {
             for x in 0..<a.width {
                 let p = a.rgba(x: x, y: y), q = b.rgba(x: x, y: y)
-                largest = max(largest, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)),
-                              abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
+                largest = max(
+                    largest, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)),
+                    abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
             }
         }
         return largest
@@ -91,7 +92,8 @@ struct WebPCodecTests {
         // Same picture as our own resampler makes from the full decode.
         let reference = try ImageDecoderRegistry.standard.decode(
             try PNGEncoder().encode(photo, options: EncodeOptions()),
-            options: DecodeOptions(target: DecodeTarget(width: 300, height: 300))).bitmap
+            options: DecodeOptions(target: DecodeTarget(width: 300, height: 300))
+        ).bitmap
         #expect(reference.size == output)
         let error = JPEGTestSupport.error(small, reference)
         #expect(error.mean < 6, "mean error \(error.mean) against the full decode resampled")

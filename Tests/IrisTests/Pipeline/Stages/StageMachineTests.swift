@@ -79,7 +79,7 @@ struct StageMachineTests {
 
         let second = downstream.subscribe("b", .normal)
         upstream.stage("b").finish(.success(20))
-        #expect(second.results == [21])            // the fake's own work: add one
+        #expect(second.results == [21])  // the fake's own work: add one
     }
 
     @Test("a subscriber joining late gets the latest progress at once, but not earlier partials")
@@ -127,9 +127,12 @@ private final class FakeStage: PipelineStage<Int, Int>, @unchecked Sendable {
 
     override func start() {
         guard let upstream else { return }
-        follow({ [key] _, _, priority, observer in upstream.registry.subscribe(to: key, priority: priority, observer: observer) { upstream.make(key) } },
-               partial: { [received] value in received.withLock { $0.append(value) } },
-               success: { [self] value in finish(.success(value + 1)) })
+        follow(
+            { [key] _, _, priority, observer in
+                upstream.registry.subscribe(to: key, priority: priority, observer: observer) { upstream.make(key) }
+            },
+            partial: { [received] value in received.withLock { $0.append(value) } },
+            success: { [self] value in finish(.success(value + 1)) })
     }
 }
 

@@ -36,9 +36,10 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
     func asyncHeader(of data: Data) async throws(ImageError) -> ImageHeader {
         let video = try Self.video(in: data)
         let track = try await VideoTrackInfo.load(from: try InMemoryVideoAsset(video), format: video.format)
-        var header = ImageHeader(format: video.format, width: track.width, height: track.height, hasAlpha: false,
-                                 frameCount: track.estimatedFrames)
-        header.isAnimated = false                        // the views play the clip; no frames are made here
+        var header = ImageHeader(
+            format: video.format, width: track.width, height: track.height, hasAlpha: false,
+            frameCount: track.estimatedFrames)
+        header.isAnimated = false  // the views play the clip; no frames are made here
         return header
     }
 
@@ -49,9 +50,10 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
         let asset = try InMemoryVideoAsset(video)
         let track = try await VideoTrackInfo.load(from: asset, format: video.format)
         if let duration = track.duration { try options.limits.check(videoSeconds: duration) }
-        return try await Self.poster(of: asset, format: video.format, output: context.outputSize,
-                                     times: options.videoPoster.seekSeconds(duration: track.duration),
-                                     management: options.colorManagement ?? .platformDefault, posterTime: options.posterTime)
+        return try await Self.poster(
+            of: asset, format: video.format, output: context.outputSize,
+            times: options.videoPoster.seekSeconds(duration: track.duration),
+            management: options.colorManagement ?? .platformDefault, posterTime: options.posterTime)
     }
 
     /// What a synchronous call for a video gets on Apple platforms.
@@ -71,8 +73,10 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
 
     /// The first frame at `times` that is not black (the first one if all are), upright, drawn
     /// at `output`.
-    private static func poster(of asset: InMemoryVideoAsset, format: ImageFormat, output: PixelSize, times: [Double],
-                               management: ColorManagement, posterTime: VideoPosterTime) async throws(ImageError) -> Bitmap {
+    private static func poster(
+        of asset: InMemoryVideoAsset, format: ImageFormat, output: PixelSize, times: [Double],
+        management: ColorManagement, posterTime: VideoPosterTime
+    ) async throws(ImageError) -> Bitmap {
         let generator = AVAssetImageGenerator(asset: asset.asset)
         generator.appliesPreferredTrackTransform = true
         generator.maximumSize = CGSize(width: output.width, height: output.height)
@@ -85,16 +89,19 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
             do {
                 image = try await generator.image(at: CMTime(seconds: seconds, preferredTimescale: 600)).image
             } catch {
-                if chosen != nil { break }               // past the last frame: keep the first
+                if chosen != nil { break }  // past the last frame: keep the first
                 throw .decodingFailed(format: format, reason: "AVFoundation could not read a frame: \(error.localizedDescription)")
             }
             let (space, tag) = ColorSpace.drawingSpace(for: image.colorSpace, management: management)
-            guard var bitmap = Bitmap.drawing(image, width: output.width, height: output.height, opaque: true,
-                                              rowAlignment: 64, space: space) else {
+            guard
+                var bitmap = Bitmap.drawing(
+                    image, width: output.width, height: output.height, opaque: true,
+                    rowAlignment: 64, space: space)
+            else {
                 throw .decodingFailed(format: format, reason: "could not create a bitmap context")
             }
             bitmap.colorSpace = tag
-            if chosen == nil {                           // the first frame, if all are black
+            if chosen == nil {  // the first frame, if all are black
                 chosen = bitmap
                 posterTime.seconds = seconds
             }
@@ -133,8 +140,9 @@ private struct VideoTrackInfo: Sendable {
             let width = Int(abs(shown.width).rounded())
             let height = Int(abs(shown.height).rounded())
             guard width > 0, height > 0 else { throw ImageError.invalidDimensions(format: format, width: width, height: height) }
-            return VideoTrackInfo(width: width, height: height, duration: duration.isNumeric ? duration.seconds : nil,
-                                  frameRate: rate > 0 ? Double(rate) : nil)
+            return VideoTrackInfo(
+                width: width, height: height, duration: duration.isNumeric ? duration.seconds : nil,
+                frameRate: rate > 0 ? Double(rate) : nil)
         } catch let error as ImageError {
             throw error
         } catch {

@@ -16,7 +16,8 @@ package final class InMemoryVideoAsset {
     package init(_ video: EncodedVideo) throws(ImageError) {
         try AVFoundationVideoFormats.checkPlayable(video.format)
         guard let contentType = AVFoundationVideoFormats.contentType(of: video.format),
-              let url = URL(string: "\(InMemoryVideoLoader.scheme)://memory/\(UUID().uuidString).\(video.format.fileExtension ?? "mp4")") else {
+            let url = URL(string: "\(InMemoryVideoLoader.scheme)://memory/\(UUID().uuidString).\(video.format.fileExtension ?? "mp4")")
+        else {
             throw .decodingFailed(format: video.format, reason: "AVFoundation cannot play \(video.format)")
         }
         loader = InMemoryVideoLoader(data: video.data, contentType: contentType)
@@ -41,8 +42,10 @@ private final class InMemoryVideoLoader: NSObject, AVAssetResourceLoaderDelegate
         self.contentType = contentType
     }
 
-    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
-                        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
+    func resourceLoader(
+        _ resourceLoader: AVAssetResourceLoader,
+        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest
+    ) -> Bool {
         if let information = loadingRequest.contentInformationRequest {
             information.contentType = contentType
             information.contentLength = Int64(data.count)
@@ -50,7 +53,8 @@ private final class InMemoryVideoLoader: NSObject, AVAssetResourceLoaderDelegate
         }
         if let dataRequest = loadingRequest.dataRequest {
             let start = Int(clamping: max(0, dataRequest.currentOffset))
-            let end = dataRequest.requestsAllDataToEndOfResource
+            let end =
+                dataRequest.requestsAllDataToEndOfResource
                 ? data.count
                 : Int(clamping: dataRequest.requestedOffset) + dataRequest.requestedLength
             let range = min(start, data.count)..<min(max(start, end), data.count)
