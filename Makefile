@@ -14,7 +14,7 @@ TOOL_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product IrisCLI 
 	if nm -D --undefined-only $(IRIS) | grep -q ' curl_'; then echo "iris still calls libcurl directly: kept"; \
 	else patchelf --remove-needed libcurl.so.4 $(IRIS); fi
 
-.PHONY: test lint demo deps build tool install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs test-server serve
+.PHONY: test test-library lint demo deps build tool install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs test-server serve
 
 deps:
 	scripts/install-deps
@@ -26,13 +26,16 @@ build: deps
 tool: deps
 	$(TOOL_BUILD)
 
-# Each test runs once, in one run of the whole suite: a failure fails, there is no second
-# attempt (a retry that turns red into green hides real races). No test waits on the machine's
-# speed: time is driven through the clocks the code takes, the test server's steps are released
-# by the tests, and every deadline (10 minutes) is only a hang detector.
-test: build
+# The tests of the two packages, each suite run once: the library's (`test-library`), then the
+# service's (`test-server`, a package of its own, with other tests). Nothing runs twice and a
+# failure fails at once: there is no second attempt (a retry that turns red into green hides real
+# races). No test waits on the machine's speed: time is driven through the clocks the code takes,
+# the test server's steps and the bytes a test looks at mid-way are released by the test, and
+# every deadline (10 minutes) is only a hang detector.
+test: test-library test-server
+
+test-library: build
 	$(SWIFT) test --skip-build
-	$(MAKE) test-server
 
 # swift format (the toolchain's, configured by .swift-format) on every Swift file of the project
 # (the library, the service, the tests, the examples and the benchmarks; not the build folders),
