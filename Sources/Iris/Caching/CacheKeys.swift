@@ -13,13 +13,13 @@ struct DataKey: Hashable, Sendable {
     let name: String
     /// Whether `name` is a `.data` source's id, which the disk cache keys as `data:<id>`.
     let isDataID: Bool
-    /// The image service's rendition fetched instead of the source (its identity and box), when
-    /// the pipeline has a service (``ImagePipeline/Configuration/imageService``).
-    let rendition: String?
+    /// The image service's rendition fetched instead of the source, when the pipeline has a
+    /// service (``ImagePipeline/Configuration/imageService``).
+    let rendition: RenditionKey?
 
     /// A key that is the source's name as it stands (a URL, a path, a given cache key), or a
     /// service's `rendition` of it.
-    init(_ name: String, rendition: String? = nil) {
+    init(_ name: String, rendition: RenditionKey? = nil) {
         self.name = name
         isDataID = false
         self.rendition = rendition
@@ -34,7 +34,7 @@ struct DataKey: Hashable, Sendable {
 
     /// The key as the disk cache stores it.
     var string: String {
-        if let rendition { return rendition + " " + name }
+        if let rendition { return "service(\(rendition.service)) \(rendition.rendition) \(name)" }
         return isDataID ? "data:" + name : name
     }
 
@@ -43,6 +43,20 @@ struct DataKey: Hashable, Sendable {
 
     /// Whether both keys name the same source, whichever rendition of it.
     func isSameSource(as other: DataKey) -> Bool { name == other.name && isDataID == other.isDataID }
+
+    /// Hashes the name and the rendition's box, not the service's identity: one pipeline has one
+    /// service, and a memory hit hashes its key on every lookup.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(rendition?.rendition)
+    }
+}
+
+/// A service's rendition as a data key names it: what is asked for, and which service (its
+/// ``ImageService/cacheIdentity``, read once per pipeline and shared by every key).
+struct RenditionKey: Hashable, Sendable {
+    let rendition: ImageRendition
+    let service: String
 }
 
 /// The memory cache's key for a decoded, processed image: what the image is made of (the

@@ -79,15 +79,15 @@ package struct RequestKeys: Sendable {
     /// A static function, not an initializer: an initializer takes its arguments owned, which
     /// costs every call (a memory hit included) a copy of the request.
     /// With an image `service`, a URL it renders, requested at a target, is keyed as the
-    /// service's rendition of it (``ServedSource``).
+    /// service's rendition of it (``RenditionKey``).
     static func derive(
         for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?,
         service: ServiceRouting? = nil
     ) -> RequestKeys {
         var (data, viaLoader) = dataKey(for: request, cacheKeyFilter: cacheKeyFilter)
         let target = request.decodeTarget
-        if let service, let served = service.route(request, target: target) {
-            data = DataKey(data.name, rendition: served.keyPrefix)
+        if let service, let rendition = service.rendition(of: request, at: target) {
+            data = DataKey(data.name, rendition: rendition)
         }
         return RequestKeys(
             image: ImageCacheKey(

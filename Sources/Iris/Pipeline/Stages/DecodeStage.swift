@@ -68,9 +68,9 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     ) async throws(ImageError) -> StageImage {
         do throws(ImageError) {
             var image = try await decoders.decodeAwaiting(data, options: options)
-            if let routing = graph.serviceRouting, let route = routing.route(request, target: keys.image.target) {
+            if let rendition = keys.data.rendition {
                 image.serviceFallback = graph.serviceFallbacks.take(keys.data)
-                if image.serviceFallback == nil { image.serviceRendition = route.rendition }
+                if image.serviceFallback == nil { image.serviceRendition = rendition.rendition }
             }
             return StageImage(image: image, originalData: data)
         } catch {

@@ -25,17 +25,17 @@ extension FetchDataStage {
     /// rendition of a URL (the original once if the service fails), or the data loader's stream
     /// (with progress and, when progressive decoding is on, partial data).
     func loadSourceData() async -> Loaded {
-        if let routing = graph.serviceRouting, let route = routing.route(request, target: keys.image.target) {
-            return await loadRendition(route, from: routing.service)
+        if let routing = graph.serviceRouting, let rendition = keys.data.rendition, case .url(let source) = request.source {
+            return await loadRendition(rendition.rendition, of: source, from: routing.service)
         }
         return Loaded(await loadOriginal())
     }
 
     /// The service's rendition; the original once when the service fails on its own.
-    private func loadRendition(_ route: ServiceRouting.Route, from service: any ImageService) async -> Loaded {
+    private func loadRendition(_ rendition: ImageRendition, of source: URL, from service: any ImageService) async -> Loaded {
         let failure: ImageError
         do {
-            let urlRequest = try await service.urlRequest(for: route.source, rendition: route.rendition)
+            let urlRequest = try await service.urlRequest(for: source, rendition: rendition)
             switch await stream(urlRequest) {
             case .success(let data): return .success(data)
             case .failure(let error): failure = error
@@ -48,7 +48,7 @@ extension FetchDataStage {
             failure = .dataLoadingFailed(reason: "the image service's URL: \(ErrorCause.reason(error))", cause: ErrorCause(error))
         }
         guard !Task.isCancelled, ServiceRouting.fallsBack(after: failure) else { return .failure(failure) }
-        switch await stream(URLRequest(url: route.source)) {
+        switch await stream(URLRequest(url: source)) {
         case .success(let data): return .fellBack(data, after: failure)
         case .failure(let error): return .failure(error)
         }
