@@ -15,15 +15,17 @@ extension ImageModel {
     /// without decoding. Without a usable display scale (a view in no window) nothing of another
     /// source stays on screen, and the request loads at the next layout.
     public func load(_ request: ImageRequest, in slot: ImageSlot, displayScale: Double) {
-        let dataKey = pipeline.sourceKey(for: request)
-        let shownOfSource = imageShown(ofSource: request, dataKey: dataKey)
+        // The request's keys, derived once: its source (data, orientation, processors) is what
+        // the decodes for this view, and the image shown, are compared by.
+        let source = pipeline.keys(for: request).image.source
+        let shownOfSource = imageShown(ofSource: source)
         let plan = sizing.plan(
-            for: request, dataKey: dataKey, in: slot, displayScale: displayScale,
+            for: request, dataKey: source, in: slot, displayScale: displayScale,
             contentMode: slotContentMode,
             shown: shownOfSource.flatMap { $0.serviceRendition == nil ? ($0.sourceSize, $0.bitmap.size) : nil })
         switch plan {
         case .noDisplay:
-            if let shown = self.request, pipeline.sourceKey(for: shown) == dataKey { return }
+            if let shown = self.request, pipeline.sourceKey(for: shown) == pipeline.sourceKey(for: request) { return }
             let pending = sizing.viewRequest
             reset()
             sizing.viewRequest = pending
@@ -36,18 +38,19 @@ extension ImageModel {
             pipeline.cache.store(image, for: sized)
             self.request = sized
             requestKeys = pipeline.keys(for: sized)
-            if !privateEntries.isEmpty { privateEntries.noteLoad(sized, dataKey: dataKey, pipeline: pipeline) }
+            if !privateEntries.isEmpty {
+                privateEntries.noteLoad(sized, dataKey: pipeline.dataKey(for: sized), pipeline: pipeline)
+            }
         }
     }
 
-    /// The final image shown, when it is of `request`'s source (its data, orientation and
-    /// processors) at any decode size.
-    private func imageShown(ofSource request: ImageRequest, dataKey: String) -> LoadedImage? {
-        guard let image = phase.loadedImage, !image.isPreview, let shown = self.request,
-            pipeline.sourceKey(for: shown) == dataKey,
-            pipeline.imageKey(for: shown).source == pipeline.imageKey(for: request).source
-        else { return nil }
-        return image
+    /// The final image shown, when it is of `source` (the same data, orientation and processors)
+    /// at any decode size.
+    private func imageShown(ofSource source: ImageCacheKey.Source) -> LoadedImage? {
+        guard let image = phase.loadedImage, !image.isPreview, let shown = self.request else { return nil }
+        // The keys of the request shown are kept while it is (a cancel forgets them: derived again).
+        let shownSource = requestKeys?.image.source ?? pipeline.keys(for: shown).image.source
+        return shownSource == source ? image : nil
     }
 
     /// Shows `request` in a view: a request without a target size is decoded for the slot the

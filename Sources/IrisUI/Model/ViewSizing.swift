@@ -35,7 +35,7 @@ struct ViewSizing {
     /// shown (`shown`: its source size and its pixels, when it is of the same source):
     /// `contentMode` is the view's (``ImageModel/slotContentMode``).
     mutating func plan(
-        for request: ImageRequest, dataKey: String, in slot: ImageSlot, displayScale: Double,
+        for request: ImageRequest, dataKey: AnyHashable, in slot: ImageSlot, displayScale: Double,
         contentMode: ContentMode?, shown: (source: PixelSize, pixels: PixelSize)?
     ) -> Plan {
         guard

@@ -123,7 +123,8 @@ struct DecodeSizeTracker {
     }
 
     /// The data key the target belongs to: another source starts over.
-    private var dataKey: String?
+    /// The source the target belongs to (its data, orientation and processors): another starts over.
+    private var dataKey: AnyHashable?
     /// The target last asked for (decoded, loading or re-keyed).
     private(set) var current: ViewTargetSize.Target?
 
@@ -135,7 +136,7 @@ struct DecodeSizeTracker {
     /// without pinning twice that: a second view of a photo in memory shows it at once and
     /// decodes nothing.
     mutating func decision(
-        for needed: ViewTargetSize.Target, dataKey key: String,
+        for needed: ViewTargetSize.Target, dataKey key: AnyHashable,
         shown: (source: PixelSize, pixels: PixelSize)?
     ) -> Decision {
         guard key == dataKey, let current else {
@@ -167,7 +168,7 @@ struct DecodeSizeTracker {
         return covers && !pinsDouble
     }
 
-    private mutating func take(_ decision: Decision, dataKey key: String) -> Decision {
+    private mutating func take(_ decision: Decision, dataKey key: AnyHashable) -> Decision {
         dataKey = key
         switch decision {
         case .load(let target), .rekey(let target): current = target
