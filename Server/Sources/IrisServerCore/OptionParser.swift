@@ -75,30 +75,23 @@ public struct OptionParser: Sendable {
             if let enlarge = args.optional(2) { options.enlarge = try args.bool(enlarge) }
             if args.values.count > 3 { try applyExtend(Array(args.values[3...]), option: name, to: &options) }
         case "resizing_type", "rt":
-            try args.count(1...1)
-            options.resizingType = try args.resizingType(args.values[0])
+            options.resizingType = try args.resizingType(args.single())
         case "width", "w":
-            try args.count(1...1)
-            options.width = try args.size(args.values[0])
+            options.width = try args.size(args.single())
         case "height", "h":
-            try args.count(1...1)
-            options.height = try args.size(args.values[0])
+            options.height = try args.size(args.single())
         case "min-width", "min_width", "mw":
-            try args.count(1...1)
-            options.minWidth = try args.size(args.values[0])
+            options.minWidth = try args.size(args.single())
         case "min-height", "min_height", "mh":
-            try args.count(1...1)
-            options.minHeight = try args.size(args.values[0])
+            options.minHeight = try args.size(args.single())
         case "zoom", "z":
             try args.count(1...2)
             options.zoomX = try args.positive(args.values[0], max: 100)
             options.zoomY = args.values.count > 1 ? try args.positive(args.values[1], max: 100) : options.zoomX
         case "dpr":
-            try args.count(1...1)
-            options.dpr = try args.positive(args.values[0], max: 8)
+            options.dpr = try args.positive(args.single(), max: 8)
         case "enlarge", "el":
-            try args.count(1...1)
-            options.enlarge = try args.bool(args.values[0])
+            options.enlarge = try args.bool(args.single())
         case "extend", "ex":
             try applyExtend(args.values, option: name, to: &options)
         case "extend_aspect_ratio", "extend_ar", "exar":
@@ -169,8 +162,7 @@ public struct OptionParser: Sendable {
             let left = sides.count > 3 ? sides[3] : right
             options.padding = Padding(top: top, right: right, bottom: bottom, left: left)
         case "auto_rotate", "ar":
-            try args.count(1...1)
-            options.autoRotate = try args.bool(args.values[0])
+            options.autoRotate = try args.bool(args.single())
         case "rotate", "rot":
             try args.count(1...1)
             guard let angle = Int(args.values[0]), angle % 90 == 0 else {
@@ -180,17 +172,13 @@ public struct OptionParser: Sendable {
         case "background", "bg":
             options.background = try args.color()
         case "blur", "bl":
-            try args.count(1...1)
-            options.blur = try args.nonNegative(args.values[0], max: 100)
+            options.blur = try args.nonNegative(args.single(), max: 100)
         case "sharpen", "sh":
-            try args.count(1...1)
-            options.sharpen = try args.nonNegative(args.values[0], max: 100)
+            options.sharpen = try args.nonNegative(args.single(), max: 100)
         case "pixelate", "pix":
-            try args.count(1...1)
-            options.pixelate = try args.size(args.values[0])
+            options.pixelate = try args.size(args.single())
         case "quality", "q":
-            try args.count(1...1)
-            options.quality = try args.quality(args.values[0])
+            options.quality = try args.quality(args.single())
         case "format_quality", "fq":
             guard !args.values.isEmpty, args.values.count % 2 == 0 else { throw args.malformed("expected format:quality pairs") }
             for index in stride(from: 0, to: args.values.count, by: 2) {
@@ -200,8 +188,7 @@ public struct OptionParser: Sendable {
                 options.formatQuality[format.rawValue] = try args.quality(args.values[index + 1])
             }
         case "max_bytes", "mb":
-            try args.count(1...1)
-            options.maxBytes = try args.size(args.values[0])
+            options.maxBytes = try args.size(args.single())
         case "format", "f", "ext":
             try args.count(1...1)
             if args.values[0].isEmpty {
@@ -213,17 +200,13 @@ public struct OptionParser: Sendable {
             }
             options.format = format
         case "strip_metadata", "sm":
-            try args.count(1...1)
-            options.stripMetadata = try args.bool(args.values[0])
+            options.stripMetadata = try args.bool(args.single())
         case "keep_copyright", "kcr":
-            try args.count(1...1)
-            options.keepCopyright = try args.bool(args.values[0])
+            options.keepCopyright = try args.bool(args.single())
         case "strip_color_profile", "scp":
-            try args.count(1...1)
-            options.stripColorProfile = try args.bool(args.values[0])
+            options.stripColorProfile = try args.bool(args.single())
         case "cachebuster", "cb":
-            try args.count(1...1)
-            options.cacheBuster = args.values[0]
+            options.cacheBuster = try args.single()
         case "expires", "exp":
             try args.count(1...1)
             guard let time = Int(args.values[0]) else { throw args.malformed("expected a Unix time") }
@@ -241,39 +224,31 @@ public struct OptionParser: Sendable {
             }
             options.filename = name
         case "return_attachment", "att":
-            try args.count(1...1)
-            options.returnAttachment = try args.bool(args.values[0])
+            options.returnAttachment = try args.bool(args.single())
         case "skip_processing", "skp":
             for value in args.values {
                 guard let format = SourceFormatName(value) else { throw args.malformed("unknown format \(quoted(value))") }
                 options.skipProcessing.insert(format.name)
             }
         case "raw":
-            try args.count(1...1)
-            options.raw = try args.bool(args.values[0])
+            options.raw = try args.bool(args.single())
         case "enforce_thumbnail", "eth":
-            try args.count(1...1)
-            options.enforceThumbnail = try args.bool(args.values[0])
+            options.enforceThumbnail = try args.bool(args.single())
         case "preserve_hdr", "ph":
-            try args.count(1...1)
-            options.preserveHDR = try args.bool(args.values[0])
+            options.preserveHDR = try args.bool(args.single())
         case "max_src_resolution", "msr":
-            try args.count(1...1)
-            options.limits.sourcePixels = try args.megapixels(args.values[0])
+            options.limits.sourcePixels = try args.megapixels(args.single())
         case "max_src_file_size", "msfs":
-            try args.count(1...1)
-            options.limits.sourceBytes = try args.wholeNumber(args.values[0])
+            options.limits.sourceBytes = try args.wholeNumber(args.single())
         case "max_animation_frames", "maf":
             try args.count(1...1)
             let frames = try args.wholeNumber(args.values[0])
             guard frames > 0 else { throw args.malformed("the number of frames must be above 0") }
             options.limits.animationFrames = frames
         case "max_animation_frame_resolution", "mafr":
-            try args.count(1...1)
-            options.limits.animationFramePixels = try args.megapixels(args.values[0])
+            options.limits.animationFramePixels = try args.megapixels(args.single())
         case "max_result_dimension", "mrd":
-            try args.count(1...1)
-            options.limits.resultDimension = try args.wholeNumber(args.values[0])
+            options.limits.resultDimension = try args.wholeNumber(args.single())
         case "preset", "pr":
             try args.count(1...16)
             try applyPresets(args.values, to: &options, using: used, option: name)
@@ -299,6 +274,12 @@ struct Arguments {
 
     func malformed(_ reason: String) -> ServeError {
         .badRequest("invalid option \(quoted(option)): \(reason)")
+    }
+
+    /// The one value of an option that takes exactly one.
+    func single() throws(ServeError) -> String {
+        try count(1...1)
+        return values[0]
     }
 
     func count(_ range: ClosedRange<Int>) throws(ServeError) {
