@@ -1,5 +1,6 @@
-"""What the benchmark drivers share: running a tool under /usr/bin/time -v."""
-import re, subprocess, sys, time
+"""What the benchmark drivers share: running a tool under /usr/bin/time -v, a free loopback port,
+waiting for a server to answer."""
+import re, socket, subprocess, sys, time, urllib.request
 
 def timed(cmd, env=None):
     """Runs cmd under /usr/bin/time -v; returns (seconds, peak RSS in MiB, stdout). Exits on failure."""
@@ -10,3 +11,23 @@ def timed(cmd, env=None):
         sys.exit(f"failed: {' '.join(cmd[:3])}…\n{proc.stderr[-2000:]}")
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)) / 1024
     return elapsed, rss, proc.stdout.strip()
+
+
+def free_port():
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(url, seconds=120):
+    """Returns once `url` answers; exits when it has not within `seconds` (a hang detector, not a
+    measurement)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except Exception:
+            time.sleep(0.2)
+    sys.exit(f"not ready: {url}")

@@ -15,7 +15,7 @@ image, and the app's peak RSS (/usr/bin/time -v). Every run is bounded by a dead
 """
 import argparse, asyncio, json, os, signal, subprocess, sys, tempfile, time, urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from bench_common import timed
+from bench_common import free_port, timed, wait_ready
 
 CORPUS = os.path.abspath(os.path.join("bench-corpus", "responsive"))
 DEADLINE = int(os.environ.get("BENCH_DEADLINE", "900"))  # seconds; a hang detector
@@ -107,24 +107,6 @@ def make_corpus(count):
 
 
 # --- the runs -----------------------------------------------------------------------------------
-
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_ready(url, seconds=120):
-    deadline = time.time() + seconds  # a hang detector, not a measurement
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2).read()
-            return
-        except Exception:
-            time.sleep(0.2)
-    sys.exit(f"not ready: {url}")
-
 
 def start_proxy(target, mbit, work):
     port = free_port()

@@ -8,7 +8,7 @@ JPEG, WebP and AVIF, quality 80. Prints requests/s, p50 and p99, the ratio of ir
 iris to the CLI floor, and each server's peak RSS (VmHWM, all of thumbor's processes summed).
 """
 import argparse, os, re, shutil, signal, subprocess, sys, tempfile, time, urllib.request
-from bench_common import timed
+from bench_common import free_port, timed, wait_ready
 
 CORES = os.cpu_count() or 2
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
@@ -16,16 +16,6 @@ CORPUS = os.path.abspath("bench-corpus")
 SOURCES = [("JPEG", "photo-2048x1536.jpg"), ("PNG", "photo-2048x1536-rgba.png"), ("WebP", "photo-2048x1536.webp")]
 OUTPUTS = ["jpeg", "webp", "avif"]
 IRIS_PORT, THUMBOR_PORT = 18471, 18472
-
-def wait_ready(url, seconds=60):
-    deadline = time.time() + seconds  # a hang detector, not a measurement
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2).read()
-            return
-        except Exception:
-            time.sleep(0.2)
-    sys.exit(f"not ready: {url}")
 
 def peak_rss_mib(pids):
     total = 0
