@@ -22,18 +22,8 @@ struct SourceFormatTests {
         try TestImages.halves().write(to: source)
         let parts = name.split(separator: ":").map(String.init)
         let output = folder.appendingPathComponent(parts.last!)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-        process.arguments = [source.path] + arguments + [parts.count == 2 ? "\(parts[0]):\(output.path)" : output.path]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The wait on a thread of its own, never the cooperative pool's.
-        let status: Int32 = await withCheckedContinuation { continuation in
-            Thread {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }.start()
-        }
+        let status = try await runTool(
+            "/usr/bin/convert", [source.path] + arguments + [parts.count == 2 ? "\(parts[0]):\(output.path)" : output.path])
         try #require(status == 0, "convert failed (\(status))")
         return try Data(contentsOf: output)
     }

@@ -15,22 +15,13 @@ struct VideoSourceTests {
     static func clip() async throws -> Data {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("iris-server-video-\(UUID().uuidString).mp4")
         defer { try? FileManager.default.removeItem(at: url) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = [
-            "-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=0.4",
-            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1.6",
-            "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path,
-        ]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The wait on a thread of its own, never the cooperative pool's.
-        let status: Int32 = await withCheckedContinuation { continuation in
-            Thread {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }.start()
-        }
+        let status = try await runTool(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=0.4",
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1.6",
+                "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path,
+            ])
         try #require(status == 0, "ffmpeg failed (\(status))")
         return try Data(contentsOf: url)
     }
