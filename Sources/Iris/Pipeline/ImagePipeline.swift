@@ -92,6 +92,12 @@ public final class ImagePipeline: Sendable {
         graph.caches.image(for: request, keys: keys)
     }
 
+    /// The memory cache's best image of `request`'s source with its keys already derived (see
+    /// ``Cache/imageOfSameSource(as:)``).
+    package func cachedImageOfSameSource(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
+        graph.caches.imageOfSameSource(for: request, keys: keys)
+    }
+
     // MARK: Keys
 
     /// Every key of `request`, derived once (for callers that then read the cache and start a

@@ -70,7 +70,8 @@ extension ImageModel {
     /// its first layout then decodes again only if the slot needs more pixels. Without one,
     /// nothing of another request stays up, and the load waits for the layout.
     private func showBeforeLayout(_ request: ImageRequest) {
-        guard let cached = pipeline.cache.imageOfSameSource(as: request) else {
+        let keys = pipeline.keys(for: request)
+        guard let cached = pipeline.cachedImageOfSameSource(for: request, keys: keys) else {
             reset()
             sizing.viewRequest = request
             return
@@ -79,7 +80,7 @@ extension ImageModel {
         sizing.viewRequest = request
         sizing.naturalScale = request.scale
         self.request = request
-        requestKeys = pipeline.keys(for: request)
+        requestKeys = keys
         setPhase(.success(cached), animated: false)
     }
 
