@@ -108,14 +108,20 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Benchmarks that need no benchmark framework (`swift run -c release PipelineBench`; see
-        // scripts/bench-*). Package-benchmark ones are in Benchmarks/.
+        // scripts/bench-*), kept in Benchmarks/ beside the package-benchmark ones (a package of
+        // their own there), not among the products in Sources/.
         .executableTarget(
             name: "PipelineBench",
             dependencies: ["Iris", "IrisSamples", "IrisTestServer"],
+            path: "Benchmarks/PipelineBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        .executableTarget(name: "ModelBench", dependencies: ["Iris", "IrisUI", "IrisSamples"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .executableTarget(name: "AnimationBench", dependencies: ["Iris"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "ModelBench", dependencies: ["Iris", "IrisUI", "IrisSamples"], path: "Benchmarks/ModelBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "AnimationBench", dependencies: ["Iris"], path: "Benchmarks/AnimationBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // What the test targets share: byte comparisons, a virtual clock, counting loaders and
         // decoders, the HTTP helpers over the test server, test image writers.
         .target(

@@ -21,17 +21,18 @@ public protocol AnimationFrameSource: Sendable {
     /// Most bytes one of its decoders holds between frames (a canvas, and the region a frame
     /// disposed to "previous" saved).
     var maximumWorkingBytes: Int { get }
+    /// The colour space the file declares for all its frames (an APNG's `iCCP`, `sRGB` or
+    /// `gAMA`/`cHRM`, an animated WebP's `ICCP`); `nil` (the default) when untagged (sRGB) or when
+    /// the frames come already drawn in their space.
+    var declaredColorSpace: ColorSpace? { get }
     /// A decoder that produces composed frames at `frameSize`, starting at frame 0.
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder
-    /// The frame that stands for the animation as a still image, at `frameSize`, when it is not
-    /// `first` (frame 0, decoded at that size): a video's first frame that is not black; `nil`
-    /// (the default) for frame 0.
-    func posterFrame(frameSize: PixelSize, first: Bitmap, options: DecodeOptions) throws(ImageError) -> Bitmap?
 }
 
 extension AnimationFrameSource {
-    /// Frame 0 stands for the animation.
-    public func posterFrame(frameSize: PixelSize, first: Bitmap, options: DecodeOptions) throws(ImageError) -> Bitmap? { nil }
+    /// Untagged: the frames are sRGB.
+    public var declaredColorSpace: ColorSpace? { nil }
+
 }
 
 /// Composes an animation's frames in order; it can go back to a key frame.

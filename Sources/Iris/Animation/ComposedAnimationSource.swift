@@ -5,6 +5,8 @@ struct ComposedAnimationSource: AnimationFrameSource {
     let frames: [AnimationFrameInfo]
     let loopCount: Int
     let reader: any AnimationFramePixelReader
+    /// What the file's colour chunks declare, set by its decoder when it plays the animation.
+    var declaredColorSpace: ColorSpace?
     private let keyFrames: [Int]
 
     init(canvas: PixelSize, frames: [AnimationFrameInfo], loopCount: Int, reader: any AnimationFramePixelReader) {

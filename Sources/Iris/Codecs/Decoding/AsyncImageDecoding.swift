@@ -6,7 +6,8 @@ import Foundation
 /// methods cannot honour the call without blocking a thread, so they throw an error that says
 /// where such a file can be decoded.
 package protocol AsyncImageDecoding: ImageDecoding {
-    /// Reads the header (the orientation may be left `.up`; the registry fills it in).
+    /// Reads the header (the orientation may be left `.up`: it is asked of
+    /// ``ImageDecoding/orientation(in:releasingInput:)``).
     func asyncHeader(of data: Data) async throws(ImageError) -> ImageHeader
 
     /// Decodes the still at exactly `context.outputSize`, as ``ImageDecoding/decode(_:context:)``.
@@ -36,25 +37,18 @@ extension ImageDecoderRegistry {
     ) async throws(ImageError) -> LoadedImage {
         // Where no decoder is asynchronous (Linux), nothing is looked up here.
         guard hasAsyncDecoder else { return try decode(data, options: options, releasingInput: releasingInput) }
-        let found = try decoderAndFormat(of: data)
-        guard let decoder = found.0 as? any AsyncImageDecoding else {
+        let found = try decoderAndFormat(of: data).0
+        guard let decoder = found as? any AsyncImageDecoding else {
             return try decode(data, options: options, releasingInput: releasingInput, found: found)
         }
-        var effectiveOptions = effective(options)
-        effectiveOptions.posterTime = Self.posterTime(for: found.1)
-        let options = effectiveOptions
-        let registry = self
-        return try await Self.within(options.limits.maxDecodingTime) { () async throws(ImageError) in
+        let decode = makeDecode(of: data, options: options, releasingInput: releasingInput)
+        return try await Self.within(decode.options.limits.maxDecodingTime) { () async throws(ImageError) in
             var header = try await decoder.asyncHeader(of: data)
-            header.orientation = EXIFReader.orientation(in: data, format: found.1) ?? .up
-            try options.limits.check(header)
-            let context = try registry.stillContext(header: header, options: options)
-            return registry.finishStill(try await decoder.asyncDecode(data, context: context), data: data, context: context)
+            header.orientation = decoder.orientation(in: data, releasingInput: releasingInput) ?? .up
+            let context = try decode.stillContext(header: header, options: try decode.checked(header))
+            return decode.finishStill(try await decoder.asyncDecode(data, context: context), context: context)
         }
     }
-
-    /// Whether any decoder's work is asynchronous (none on Linux).
-    private var hasAsyncDecoder: Bool { decoders.contains { $0 is any AsyncImageDecoding } }
 
     /// The result of `operation`, or ``ImageError/overLimit(_:)`` (``LimitViolation/decodingTime(limit:)``)
     /// once `limit` (if any) has passed on `clock`; the operation is then cancelled and not waited for (a

@@ -50,6 +50,13 @@ public struct DecodingLimits: Sendable, Hashable {
         }
     }
 
+    /// Throws when an output of `size` in 4-byte pixels may not be made (or its byte count
+    /// overflows).
+    func check(decodedSize size: PixelSize) throws(ImageError) {
+        let (bytes, overflow) = size.pixelCount.multipliedReportingOverflow(by: 4)
+        try check(decodedBytes: overflow ? .max : bytes)
+    }
+
     /// Throws when a video lasts longer than ``maxVideoSeconds``.
     public func check(videoSeconds: Double) throws(ImageError) {
         if videoSeconds > maxVideoSeconds {
@@ -69,6 +76,6 @@ public struct DecodingLimits: Sendable, Hashable {
     /// ``maxVideoSeconds``, which its decoder checks).
     public func check(_ header: ImageHeader) throws(ImageError) {
         try check(width: header.width, height: header.height, format: header.format)
-        if !ImageFormat.videoFormats.contains(header.format) { try check(frames: header.frameCount) }
+        if !header.isVideo { try check(frames: header.frameCount) }
     }
 }

@@ -21,6 +21,10 @@ public struct ImageHeader: Sendable, Hashable {
     private var animatedAsSet: Bool?
     /// EXIF orientation (``Orientation/up`` when there is none).
     public var orientation: Orientation
+    /// Whether the file is a video (a clip whose still is its poster): set by a video's decoder.
+    /// A video's frames are bounded by its length, not by ``DecodingLimits/maxFrames``, and its
+    /// decode keeps the clip (``LoadedImage/video``).
+    public var isVideo = false
 
     /// Makes a header.
     public init(format: ImageFormat, width: Int, height: Int, hasAlpha: Bool, frameCount: Int = 1, orientation: Orientation = .up) {

@@ -3,7 +3,8 @@ import CoreGraphics
 import Foundation
 import ImageIO
 
-/// Decodes with ImageIO, shrinking with its thumbnail decoder; orientation is left to the registry.
+/// Decodes with ImageIO, shrinking with its thumbnail decoder; the orientation ImageIO reads is
+/// applied by the registry's decode, like every decoder's.
 ///
 /// Output is `bgra8` (premultiplied) for sources with alpha and `bgrx8` otherwise, drawn straight
 /// into the bitmap's storage: a `CGImage` made from it (``Bitmap/cgImage``) draws without
@@ -21,6 +22,16 @@ struct ImageIODecoder: ImageDecoding {
         let format = FormatSniffer.format(of: data)
         guard [.gif, .png, .webp].contains(format) else { return nil }
         return try ImageIOAnimationSource.source(data, format: format, limits: limits)
+    }
+
+    /// The orientation ImageIO reads from the container (EXIF in JPEG, PNG, WebP and TIFF; the
+    /// transform properties of HEIC and AVIF): the thumbnail is drawn without it.
+    func orientation(in data: Data, releasingInput: ((Int) -> Void)?) -> Orientation? {
+        guard let source = CGImageSourceCreateWithData(data as CFData, nil),
+            let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+            let value = properties[kCGImagePropertyOrientation] as? Int
+        else { return nil }
+        return Orientation(rawValue: value)
     }
 
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {

@@ -36,6 +36,11 @@ struct JPEGDecoder: ImageDecoding {
 
     var formats: Set<ImageFormat> { [.jpeg] }
 
+    /// The orientation of the EXIF APP1 segment.
+    func orientation(in data: Data, releasingInput: ((Int) -> Void)?) -> Orientation? {
+        EXIFReader.orientation(inJPEG: data)
+    }
+
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         let header = try Self.withDecompressor(data, maxScans: maxScans, maxMemory: 0) { decompressor throws(ImageError) in
             try decompressor.readHeader()

@@ -35,9 +35,21 @@ struct PNGDecoder: ImageDecoding {
     /// PNG only.
     var formats: Set<ImageFormat> { [.png] }
 
-    /// The frames of an APNG, composed on demand (``APNGFrameReader``); `nil` for a still PNG.
+    /// The frames of an APNG, composed on demand (``APNGFrameReader``), in the colour space its
+    /// chunks declare (`iCCP`, `sRGB`, `gAMA`/`cHRM`); `nil` for a still PNG.
     func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
-        try APNGFrameReader.source(data, limits: limits)
+        guard var source = try APNGFrameReader.source(data, limits: limits) else { return nil }
+        source.declaredColorSpace = try? PNGReader.withReader(data) { reader throws(ImageError) in
+            _ = try reader.readInfo()
+            return PNGColorChunks(try reader.color()).colorSpace(for: .rgba8)
+        }
+        return source
+    }
+
+    /// The orientation of the `eXIf` chunk (which may follow the image data: the walk reads to
+    /// the end of the file).
+    func orientation(in data: Data, releasingInput: ((Int) -> Void)?) -> Orientation? {
+        EXIFReader.orientation(inPNG: data, releasingInput: releasingInput)
     }
 
     /// Reads the size, alpha and frame count from the chunks before the first IDAT.

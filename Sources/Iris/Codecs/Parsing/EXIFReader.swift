@@ -7,28 +7,29 @@ import Foundation
 /// parser walks the bytes in place. Any malformed input — truncated, hostile lengths or offsets,
 /// a wrong tag type, a value outside 1–8 — gives `nil`; no input can make it trap.
 enum EXIFReader {
-    /// The orientation stored in `data` (JPEG APP1, PNG eXIf, WebP EXIF, a TIFF file's first
-    /// directory), or `nil`.
-    ///
-    /// Formats that carry no EXIF orientation Iris reads (GIF and the others) give `nil`.
-    static func orientation(in data: Data, format: ImageFormat) -> Orientation? {
-        orientation(in: data, format: format, releasingInput: nil)
+    /// The orientation a JPEG's EXIF APP1 segment stores, or `nil`.
+    static func orientation(inJPEG data: Data) -> Orientation? { read(data, jpegOrientation) }
+
+    /// The orientation a PNG's `eXIf` chunk stores, or `nil`, telling `releasingInput` how far
+    /// the walk (the chunks to the end of the file) has read, so a mapped file's pages can be
+    /// given back.
+    static func orientation(inPNG data: Data, releasingInput: ((Int) -> Void)? = nil) -> Orientation? {
+        read(data) { pngOrientation($0, releasingInput: releasingInput) }
     }
 
-    /// The orientation, telling `releasingInput` how far a long walk (PNG chunks to the end of
-    /// the file) has read, so a mapped file's pages can be given back.
-    static func orientation(in data: Data, format: ImageFormat, releasingInput: ((Int) -> Void)?) -> Orientation? {
-        let parse: (ByteReader) -> Orientation?
-        switch format {
-        case .jpeg: parse = jpegOrientation
-        case .png: parse = { pngOrientation($0, releasingInput: releasingInput) }
-        case .webp: parse = webpOrientation
-        // A TIFF file is the TIFF structure EXIF borrows: its first directory's Orientation tag.
-        case .tiff: parse = { TIFFOrientationParser.orientation(in: $0.bytes) }
-        default: return nil
-        }
+    /// The orientation a WebP's `EXIF` chunk stores, or `nil`.
+    static func orientation(inWebP data: Data) -> Orientation? { read(data, webpOrientation) }
+
+    /// The Orientation tag of a TIFF file's first directory (the TIFF structure EXIF borrows),
+    /// or `nil`.
+    static func orientation(inTIFF data: Data) -> Orientation? {
+        read(data) { TIFFOrientationParser.orientation(in: $0.bytes) }
+    }
+
+    /// `parse` over the bytes of `data`.
+    private static func read(_ data: Data, _ parse: (ByteReader) -> Orientation?) -> Orientation? {
         // `withUnsafeBytes` starts at the slice's first byte, whatever the slice's indices are.
-        return data.withUnsafeBytes { parse(ByteReader($0)) }
+        data.withUnsafeBytes { parse(ByteReader($0)) }
     }
 
     /// "Exif\0\0": the header of an EXIF APP1 payload (and optionally of a WebP EXIF chunk).

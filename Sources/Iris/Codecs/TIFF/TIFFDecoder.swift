@@ -27,6 +27,11 @@ struct TIFFDecoder: ImageDecoding {
     /// The largest band of rows decoded at once when a strip is larger.
     private static let maxBandBytes = 16 << 20
 
+    /// The Orientation tag of the first directory.
+    func orientation(in data: Data, releasingInput: ((Int) -> Void)?) -> Orientation? {
+        EXIFReader.orientation(inTIFF: data)
+    }
+
     /// Reads the first directory: size and alpha; no strip is decoded.
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         try Self.withReader(data, maxAllocation: 64 << 20) { reader throws(ImageError) in

@@ -4,7 +4,7 @@ import Foundation
 /// A video's frames as an animation: frame times, durations and key frames from a walk over
 /// its packets (no frame decoded), frames decoded by FFmpeg in order and scaled straight to the
 /// frame size, turned upright. A video has no canvas to compose: each frame is a whole picture.
-struct VideoAnimationSource: AnimationFrameSource {
+struct VideoAnimationSource: PosterFrameSource {
     let data: Data
     let format: ImageFormat
     let info: VideoInfo

@@ -32,6 +32,7 @@ struct VideoDecoder: ImageDecoding {
             format: reader.format, width: shown.width, height: shown.height, hasAlpha: false,
             frameCount: max(1, info.frameCount ?? Self.estimatedFrames(info)))
         header.isAnimated = header.frameCount > 1
+        header.isVideo = true
         return header
     }
 

@@ -26,9 +26,17 @@ struct WebPDecoder: ImageDecoding {
     /// WebP only.
     var formats: Set<ImageFormat> { [.webp] }
 
-    /// The frames of an animated WebP, composed on demand (``WebPFrameReader``).
+    /// The frames of an animated WebP, composed on demand (``WebPFrameReader``), in the colour
+    /// space of its `ICCP` chunk (an RGB profile; none is sRGB).
     func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
-        try WebPFrameReader.source(data, limits: limits)
+        var source = try WebPFrameReader.source(data, limits: limits)
+        source.declaredColorSpace = WebPICCProfile.profile(in: data).flatMap { $0.colorModel == .rgb ? .icc($0) : nil }
+        return source
+    }
+
+    /// The orientation of the `EXIF` chunk.
+    func orientation(in data: Data, releasingInput: ((Int) -> Void)?) -> Orientation? {
+        EXIFReader.orientation(inWebP: data)
     }
 
     /// Reads size, alpha and (for animations) the frame count.
@@ -38,7 +46,7 @@ struct WebPDecoder: ImageDecoding {
             format: .webp, width: Int(features.width), height: Int(features.height),
             hasAlpha: features.has_alpha != 0)
         if features.has_animation != 0 {
-            let info = try WebPAnimationReader.info(of: data)
+            let info = try WebPAnimationStructure.info(of: data)
             header.width = info.canvas.width
             header.height = info.canvas.height
             header.frameCount = info.frameCount
@@ -64,7 +72,7 @@ struct WebPDecoder: ImageDecoding {
             && output == source
         var bitmap =
             features.has_animation != 0
-            ? try WebPAnimationReader.firstFrame(of: data, context: context)
+            ? try WebPAnimationStructure.firstFrame(of: data, context: context)
             : try Self.decodeStill(data, hasAlpha: features.has_alpha != 0, straight: keepsStraight, source: source, output: output)
         if keepsStraight { bitmap = bitmap.markedStraight() }
         // The ICCP chunk's profile tags the pixels (the registry converts them if asked).

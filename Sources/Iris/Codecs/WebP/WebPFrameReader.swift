@@ -3,7 +3,7 @@ import CWebP
 import Foundation
 
 /// The frames of an animated WebP for an ``Animation``: the demuxer's walk lists them (see
-/// ``WebPAnimationReader``), and each frame's bitstream is decoded by libwebp on demand into
+/// ``WebPAnimationStructure``), and each frame's bitstream is decoded by libwebp on demand into
 /// premultiplied RGBA.
 ///
 /// Composition follows the WebP container specification as browsers apply it: the canvas
@@ -19,7 +19,7 @@ struct WebPFrameReader: AnimationFramePixelReader {
 
     /// The animation in `data`; its first frame cut short or broken throws.
     static func source(_ data: Data, limits: DecodingLimits) throws(ImageError) -> ComposedAnimationSource {
-        let walk = try WebPAnimationReader.walk(data, limits: limits)
+        let walk = try WebPAnimationStructure.walk(data, limits: limits)
         let canvas = walk.info.canvas
         try limits.check(width: canvas.width, height: canvas.height, format: .webp)
         guard !walk.frames.isEmpty else {

@@ -89,9 +89,4 @@ extension PixelFormat {
         return (space, CGBitmapInfo(rawValue: alpha.rawValue | order.rawValue))
     }
 }
-
-extension LoadedImage {
-    /// The still image (``bitmap``) as a `CGImage`, sharing its pixels; see ``Bitmap/cgImage``.
-    public var cgImage: CGImage? { bitmap.cgImage }
-}
 #endif

@@ -40,6 +40,7 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
             format: video.format, width: track.width, height: track.height, hasAlpha: false,
             frameCount: track.estimatedFrames)
         header.isAnimated = false  // the views play the clip; no frames are made here
+        header.isVideo = true
         return header
     }
 

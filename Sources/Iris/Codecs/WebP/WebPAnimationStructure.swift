@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The demuxer is run in its partial mode, so data that ends inside a frame yields the frames
 /// before it.
-enum WebPAnimationReader {
+enum WebPAnimationStructure {
     /// What an animation's container says.
     struct Info {
         var canvas: PixelSize
