@@ -37,7 +37,7 @@ struct IrisExamplesApp: App {
     }
 }
 
-/// The grid from the README: each cell decodes at its own size.
+/// The grid of IrisUI's "Getting started" article: each cell decodes at its own size.
 struct PhotoGrid: View {
     let photos = (0..<200).map(Photo.init)
 
