@@ -6,6 +6,8 @@ one process per core); wrk sends BENCH_SECONDS of requests per row over 2× core
 after a short warm-up. Rows: 2048×1536 JPEG, PNG (RGBA) and WebP sources → fit 512, written as
 JPEG, WebP and AVIF, quality 80. Prints requests/s, p50 and p99, the ratio of iris to thumbor,
 iris to the CLI floor, and each server's peak RSS (VmHWM, all of thumbor's processes summed).
+With `--before PATH` another iris-server build (an earlier commit's) serves the same rows in the
+same run, and each row prints its requests/s and the ratio of this build to it.
 """
 import argparse, os, re, shutil, signal, subprocess, sys, tempfile, time, urllib.request
 from bench_common import free_port, timed, wait_ready
@@ -15,7 +17,7 @@ SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 CORPUS = os.path.abspath("bench-corpus")
 SOURCES = [("JPEG", "photo-2048x1536.jpg"), ("PNG", "photo-2048x1536-rgba.png"), ("WebP", "photo-2048x1536.webp")]
 OUTPUTS = ["jpeg", "webp", "avif"]
-IRIS_PORT, THUMBOR_PORT = 18471, 18472
+IRIS_PORT, THUMBOR_PORT, BEFORE_PORT = 18471, 18472, 18473
 
 def peak_rss_mib(pids):
     total = 0
@@ -65,6 +67,7 @@ def cli_floor(iris, source, fmt, repeats=24):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--thumbor", required=True)
+    parser.add_argument("--before", help="another iris-server binary measured on the same rows, in the same run")
     args = parser.parse_args()
     iris = os.path.abspath(".build/release/IrisCLI")
     jpeg = os.path.join(CORPUS, "photo-2048x1536.jpg")
@@ -78,19 +81,27 @@ def main():
                 "STORAGE = 'thumbor.storages.no_storage'\nRESULT_STORAGE = None\nQUALITY = 80\nAUTO_WEBP = False\n")
     servers = []
     try:
-        iris_server = subprocess.Popen(["Server/.build/release/iris-server", "--dev", "--port", str(IRIS_PORT),
-                                        "--local-root", CORPUS, "--cache-dir", os.path.join(cache, "iris"),
-                                        "--workers", str(CORES),
-                                        # Rendering is measured, as thumbor's (RESULT_STORAGE = None): no result cache.
-                                        "--result-cache-size", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        def start_iris(binary, port, cache_name):
+            return subprocess.Popen([binary, "--dev", "--port", str(port),
+                                     "--local-root", CORPUS, "--cache-dir", os.path.join(cache, cache_name),
+                                     "--workers", str(CORES),
+                                     # Rendering is measured, as thumbor's (RESULT_STORAGE = None): no result cache.
+                                     "--result-cache-size", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        iris_server = start_iris("Server/.build/release/iris-server", IRIS_PORT, "iris")
         servers.append(iris_server)
+        before_server = None
+        if args.before:
+            before_server = start_iris(os.path.abspath(args.before), BEFORE_PORT, "before")
+            servers.append(before_server)
+            wait_ready(f"http://127.0.0.1:{BEFORE_PORT}/health")
         thumbor = subprocess.Popen([args.thumbor, "-p", str(THUMBOR_PORT), "-c", conf, "-l", "error",
                                     "--processes", str(CORES)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         servers.append(thumbor)
         wait_ready(f"http://127.0.0.1:{IRIS_PORT}/health")
         wait_ready(f"http://127.0.0.1:{THUMBOR_PORT}/healthcheck")
         print(f"{CORES} cores, {2 * CORES} connections, {SECONDS} s per row; load {os.getloadavg()[0]:.2f}")
-        print(f"{'row':<16} {'iris req/s':>10} {'p50':>7} {'p99':>7} {'thumbor':>8} {'p50':>7} {'p99':>7} {'ratio':>6} {'CLI img/s':>9} {'of CLI':>6}")
+        print(f"{'row':<16} {'iris req/s':>10} {'p50':>7} {'p99':>7} {'thumbor':>8} {'p50':>7} {'p99':>7} {'ratio':>6} {'CLI img/s':>9} {'of CLI':>6}"
+              + (f" {'before':>7} {'now/before':>10}" if before_server else ""))
         for label, source in SOURCES:
             for fmt in OUTPUTS:
                 iris_url = f"http://127.0.0.1:{IRIS_PORT}/unsafe/rs:fit:512:512/q:80/plain/local:///{source}@{fmt}"
@@ -101,15 +112,20 @@ def main():
                 i_rps, i50, i99, i_err = wrk(iris_url)
                 t_rps, t50, t99, t_err = wrk(thumbor_url)
                 floor = cli_floor(iris, source, fmt)
+                before = ""
+                if before_server:
+                    b_rps, _, _, b_err = wrk(iris_url.replace(str(IRIS_PORT), str(BEFORE_PORT)))
+                    before = f" {b_rps:>7.1f} {i_rps / b_rps if b_rps else 0:>10.2f}" + (f" (before {b_err} errors)" if b_err else "")
                 note = (f" (iris {i_err} errors)" if i_err else "") + (f" (thumbor {t_err} errors)" if t_err else "")
                 if wrote != f"image/{fmt}":
                     note += f" (thumbor wrote {wrote or 'nothing'})"
                 ratio = f"{i_rps / t_rps:.2f}" if t_rps and not t_err and wrote == f"image/{fmt}" else "n/a"
                 print(f"{label + ' → ' + fmt:<16} {i_rps:>10.1f} {i50:>6.0f}ms {i99:>6.0f}ms {t_rps:>8.1f} {t50:>6.0f}ms {t99:>6.0f}ms "
-                      f"{ratio:>6} {floor:>9.1f} {i_rps / floor:>6.2f}{note}", flush=True)
+                      f"{ratio:>6} {floor:>9.1f} {i_rps / floor:>6.2f}{before}{note}", flush=True)
         thumbor_pids = [thumbor.pid] + children(thumbor.pid)
         print(f"peak RSS: iris-server {peak_rss_mib([iris_server.pid]):.0f} MiB, thumbor {peak_rss_mib(thumbor_pids):.0f} MiB "
-              f"({len(thumbor_pids)} processes)")
+              f"({len(thumbor_pids)} processes)"
+              + (f", the build before {peak_rss_mib([before_server.pid]):.0f} MiB" if before_server else ""))
     finally:
         for server in servers:
             for pid in children(server.pid):
