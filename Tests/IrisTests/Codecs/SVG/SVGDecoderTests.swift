@@ -117,6 +117,30 @@ struct SVGDecoderTests {
     /// An 8×8 opaque red bitmap.
     static let red = Bitmap(width: 8, height: 8, format: .rgba8, pixels: Array(repeating: [255, 0, 0, 255], count: 64).flatMap { $0 })!
 
+    /// Ten `<use>` of the level below, 19 levels deep: 10^19 rectangles if drawn. librsvg stops
+    /// at its limit of referenced elements (500 000 in 2.54), a bounded amount of work.
+    @Test("A <use> bomb stops at librsvg's element limit with a typed error")
+    func useBomb() throws {
+        var body = #"<g id="l0"><rect width="1" height="1"/></g>"#
+        for level in 1..<20 {
+            body += #"<g id="l\#(level)">"# + String(repeating: ##"<use href="#l\##(level - 1)"/>"##, count: 10) + "</g>"
+        }
+        body += ##"<use href="#l19"/>"##
+        let data = Self.svg(#"width="10" height="10""#, body)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = thrownImageError {
+            _ = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: DecodeTarget(width: 10, height: 10)))
+        }
+        guard case .decodingFailed(.svg, let reason)? = error else {
+            Issue.record("expected an SVG decoding failure, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("elements"), "\(reason)")
+        // A hang detector only.
+        #expect(started.duration(to: clock.now) < .seconds(300))
+    }
+
     @Test("An entity bomb (billion laughs), cut, empty and non-SVG documents are typed errors")
     func badDocuments() throws {
         var bomb = #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">"#
