@@ -47,6 +47,8 @@ let package = Package(
         // flags, which would link GLib, GObject and GIO); the stub script checks them.
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CGdkPixbuf", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // librsvg and cairo (SVG), declared the same way: opened on first use.
+        .systemLibrary(name: "CRsvg", providers: [.apt(["librsvg2-dev"])]),
         // Our own small C target: wraps the libjpeg/libpng calls that report errors with longjmp,
         // and opens libavif, libheif and libjxl on first use (dlopen).
         .target(
@@ -75,6 +77,7 @@ let package = Package(
                 .target(name: "CFFmpeg", condition: linuxOnly),
                 .target(name: "CTIFF", condition: linuxOnly),
                 .target(name: "CGdkPixbuf", condition: linuxOnly),
+                .target(name: "CRsvg", condition: linuxOnly),
                 .target(name: "CIrisShims", condition: linuxOnly),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

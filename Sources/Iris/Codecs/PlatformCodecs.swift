@@ -1,6 +1,6 @@
 #if canImport(CJPEG)
 /// The codecs Iris uses on this platform: the C libraries (libjpeg-turbo, libpng, libwebp,
-/// giflib, libavif, libheif, libjxl, FFmpeg, libtiff, gdk-pixbuf), wherever they can be
+/// giflib, libavif, libheif, libjxl, FFmpeg, libtiff, gdk-pixbuf, librsvg), wherever they can be
 /// imported (Linux).
 enum PlatformCodecs {
     static let decoders: [any ImageDecoding] =
@@ -9,6 +9,7 @@ enum PlatformCodecs {
         + [VideoDecoder()]  // FFmpeg
         + [TIFFDecoder()]  // libtiff
         + [GdkPixbufDecoder()]  // gdk-pixbuf: BMP, ICO
+        + [SVGDecoder()]  // librsvg: SVG, rasterised
     static let encoders: [any ImageEncoding] =
         [JPEGEncoder(), PNGEncoder(), WebPEncoder(), GIFEncoder()]
         + [AVIFEncoder()]  // libavif

@@ -73,9 +73,16 @@ public struct DecodingLimits: Sendable, Hashable {
 
     /// Throws when what `header` says may not be decoded: its size, and its frames unless it is
     /// a video (a video over ``maxFrames`` is its poster alone; its length is bounded by
-    /// ``maxVideoSeconds``, which its decoder checks).
+    /// ``maxVideoSeconds``, which its decoder checks). A scalable image's (an SVG's) size is only its
+    /// intrinsic size: it is drawn at the output size, which its decoder checks against ``maxPixels``.
     public func check(_ header: ImageHeader) throws(ImageError) {
-        try check(width: header.width, height: header.height, format: header.format)
+        if header.isScalable {
+            guard header.width > 0, header.height > 0 else {
+                throw .invalidDimensions(format: header.format, width: header.width, height: header.height)
+            }
+        } else {
+            try check(width: header.width, height: header.height, format: header.format)
+        }
         if !header.isVideo { try check(frames: header.frameCount) }
     }
 }

@@ -25,6 +25,10 @@ public struct ImageHeader: Sendable, Hashable {
     /// A video's frames are bounded by its length, not by ``DecodingLimits/maxFrames``, and its
     /// decode keeps the clip (``LoadedImage/video``).
     public var isVideo = false
+    /// Whether the image is drawn at any size asked for (an SVG), so its width and height are only
+    /// its intrinsic size: the limits apply to the size it is drawn at, not to these. Set by the
+    /// decoder of a vector format.
+    public var isScalable = false
 
     /// Makes a header.
     public init(format: ImageFormat, width: Int, height: Int, hasAlpha: Bool, frameCount: Int = 1, orientation: Orientation = .up) {

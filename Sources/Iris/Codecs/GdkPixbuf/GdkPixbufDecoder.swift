@@ -5,8 +5,9 @@ import Foundation
 /// Decodes BMP and ICO with gdk-pixbuf (each through its own loader module only), on Linux.
 ///
 /// BMP: every header version (OS/2 1.x and 2.x, Windows 3 to V5), 1 to 32 bits, RLE4/RLE8 and
-/// bit fields. ICO: the largest bitmap image of the icon (gdk-pixbuf reads no PNG-compressed
-/// image, such as the 256-pixel ones of newer icons), its AND mask as transparency.
+/// bit fields. ICO: the largest image of the icon, as imgproxy shows it: a bitmap one decoded
+/// by gdk-pixbuf, its AND mask as transparency; a PNG-compressed one (the 256-pixel images of
+/// newer icons, which gdk-pixbuf does not read) by the PNG decoder, with its colour profile.
 ///
 /// Limits are checked from the headers (``BMPHeader``, ``ICODirectory``) before gdk-pixbuf
 /// allocates anything; a file that cannot hold the pixels its header declares is
@@ -24,8 +25,10 @@ struct GdkPixbufDecoder: ImageDecoding {
     /// Reads the size from the BMP's info header or the icon's directory; nothing is decoded.
     func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
         if FormatSniffer.format(of: data) == .ico {
-            guard let shown = try ICODirectory(data).shown else {
-                throw .decodingFailed(format: .ico, reason: "the icon has only PNG-compressed images, which gdk-pixbuf does not read")
+            let shown = try ICODirectory(data).shown
+            if shown.isPNG {
+                let png = try ICOPNGImage.header(of: ICOPNGImage.stream(of: shown, in: data))
+                return ImageHeader(format: .ico, width: png.width, height: png.height, hasAlpha: true)
             }
             return ImageHeader(format: .ico, width: shown.size.width, height: shown.size.height, hasAlpha: true)
         }
@@ -44,6 +47,10 @@ struct GdkPixbufDecoder: ImageDecoding {
         let claimed: PixelSize
         if format == .ico {
             let directory = try ICODirectory(data)
+            let shown = directory.shown
+            if shown.isPNG {
+                return try ICOPNGImage.decode(ICOPNGImage.stream(of: shown, in: data), context: context)
+            }
             claimed = directory.largest ?? context.header.storedSize
         } else {
             let header = try BMPHeader(data)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// An icon file's directory, read before gdk-pixbuf allocates anything: which image gdk-pixbuf
-/// shows (the largest of its bitmap images: it reads no PNG-compressed entry), the largest size
-/// any image claims (what the limits judge), and whether every image is inside the file.
+/// An icon file's directory, read before anything is decoded: which image is shown (the largest,
+/// as imgproxy's loader picks it; a bitmap one is gdk-pixbuf's to decode, which shows the
+/// largest of those, a PNG-compressed one the PNG decoder's), the largest size any image claims
+/// (what the limits judge), and whether every image is inside the file.
 struct ICODirectory {
     /// One image of the icon.
     struct Entry {
@@ -13,14 +14,17 @@ struct ICODirectory {
         var bitCount: Int
         /// Whether its data is a PNG stream (Vista icons).
         var isPNG: Bool
+        /// Where its data is in the file: a byte range of it.
+        var bytes: Range<Int>
     }
 
     /// The images, in directory order.
     let entries: [Entry]
 
-    /// The image gdk-pixbuf shows: the largest bitmap image (then the deepest).
-    var shown: Entry? {
-        entries.filter { !$0.isPNG }.max { ($0.size.pixelCount, $0.bitCount) < ($1.size.pixelCount, $1.bitCount) }
+    /// The image shown: the largest (then the deepest; then a PNG one, whose size is its own
+    /// header's). When it is a bitmap, it is the one gdk-pixbuf shows (the largest of those).
+    var shown: Entry {
+        entries.max { ($0.size.pixelCount, $0.bitCount, $0.isPNG ? 1 : 0) < ($1.size.pixelCount, $1.bitCount, $1.isPNG ? 1 : 0) }!
     }
 
     /// The largest size any image claims.
@@ -61,7 +65,7 @@ struct ICODirectory {
                 guard width > 0, height > 0 else { throw .invalidDimensions(format: .ico, width: width, height: height) }
                 size = PixelSize(width: width, height: height)
             }
-            entries.append(Entry(size: size, bitCount: Int(bits), isPNG: isPNG))
+            entries.append(Entry(size: size, bitCount: Int(bits), isPNG: isPNG, bytes: Int(offset)..<end))
         }
         return entries
     }

@@ -13,7 +13,10 @@ import Foundation
 ///
 /// Orientation: the Orientation tag (274) of the first directory, read by the registry
 /// (``EXIFReader`` reads a TIFF file as the TIFF structure it is); pixels come out as stored.
-/// Colour: samples are passed through as sRGB (an embedded ICC profile is not read).
+/// Colour: an embedded RGB ICC profile (InterColorProfile) tags the pixels, which the registry's
+/// ``ColorManagement`` then converts like a JPEG's or a PNG's; without one (or with a profile
+/// of another colour model: grey and CMYK come out of libtiff's RGBA reader already as RGB),
+/// samples are sRGB.
 ///
 /// libtiff's messages never reach standard error: each file has its own handlers, whose first
 /// error names the cause of the ``ImageError``.
@@ -71,7 +74,9 @@ struct TIFFDecoder: ImageDecoding {
                 }
                 y += count
             }
-            return sink.finish()
+            var bitmap = sink.finish()
+            if let profile = reader.iccProfile, profile.colorModel == .rgb { bitmap.colorSpace = .icc(profile) }
+            return bitmap
         }
     }
 

@@ -92,6 +92,19 @@ final class TIFFReader {
         return found == 1 ? Int(max(1, min(rows, UInt32(Int32.max)))) : 1
     }
 
+    /// The ICC profile of the first directory (tag 34675, InterColorProfile), if it has a valid one.
+    var iccProfile: ICCProfile? {
+        var count: UInt32 = 0
+        var bytes: UnsafeMutableRawPointer?
+        let found = withUnsafeMutablePointer(to: &count) { count in
+            withUnsafeMutablePointer(to: &bytes) { bytes in
+                withVaList([count, bytes]) { TIFFVGetField(tiff, UInt32(TIFFTAG_ICCPROFILE), $0) }
+            }
+        }
+        guard found == 1, let bytes, count > 0 else { return nil }
+        return ICCProfile(data: Data(bytes: bytes, count: Int(count)))
+    }
+
     /// A 32-bit field of the first directory, if it is set.
     private func field(_ tag: UInt32) -> UInt32? {
         var value: UInt32 = 0

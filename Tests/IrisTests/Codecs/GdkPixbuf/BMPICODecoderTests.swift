@@ -70,23 +70,46 @@ struct BMPICODecoderTests {
         #expect(CodecTools.maxDifference(small.bitmap, theirs).difference <= 1)
     }
 
-    /// ImageMagick writes a 256-pixel image as PNG; gdk-pixbuf reads only bitmap images.
-    @Test("A PNG-compressed image is skipped; an icon of only those is a typed error", .enabled(if: tools, missing))
+    /// ImageMagick writes a 256-pixel image as PNG (as Vista icons have it); gdk-pixbuf reads only
+    /// bitmap images, so the PNG decoder reads it. The largest image is shown, as imgproxy does.
+    @Test("The largest image is shown when it is PNG-compressed, alone or with bitmap ones", .enabled(if: tools, missing))
     func pngImages() async throws {
-        let (mixed, reference) = try await Self.make(
-            "ico-png", "mixed.ico", width: 300, height: 300,
-            ["-define", "icon:auto-resize=256,32"], frame: 1)
-        let header = try ImageDecoderRegistry.standard.header(of: Data(contentsOf: mixed))
-        #expect(header.width == 32 && header.height == 32)
-        try CodecTools.expectMatches(mixed, reference, tolerance: 1)
-
-        let (only, _) = try await Self.make("ico-png-only", "only.ico", width: 300, height: 300, ["-define", "icon:auto-resize=256"])
-        let error = thrownImageError { _ = try ImageDecoderRegistry.standard.decode(Data(contentsOf: only)) }
-        guard case .decodingFailed(.ico, let reason)? = error else {
-            Issue.record("expected an ICO decoding failure, got \(String(describing: error))")
-            return
+        for sizes in ["256,48,16", "256", "16,256,32"] {
+            let (icon, reference) = try await Self.make(
+                "ico-png", "icon.ico", width: 300, height: 300, alpha: true, ["-define", "icon:auto-resize=\(sizes)"],
+                frame: sizes.split(separator: ",").firstIndex(of: "256")!)
+            let data = try Data(contentsOf: icon)
+            let header = try ImageDecoderRegistry.standard.header(of: data)
+            #expect(header.format == .ico && header.width == 256 && header.height == 256 && header.hasAlpha, "\(sizes)")
+            let image = try ImageDecoderRegistry.standard.decode(data)
+            #expect(image.format == .ico && image.bitmap.size == PixelSize(width: 256, height: 256), "\(sizes)")
+            try CodecTools.expectMatches(icon, reference, tolerance: 1)
+            try CodecTools.expectMatches(icon, reference, tolerance: 1, options: DecodeOptions(target: DecodeTarget(width: 40, height: 40)))
         }
-        #expect(reason.contains("PNG"))
+        // Cut inside the PNG image: a truncated icon, at full size and at a target.
+        let (icon, _) = try await Self.make("ico-png-cut", "icon.ico", width: 300, height: 300, ["-define", "icon:auto-resize=16,256"])
+        var data = try Data(contentsOf: icon)
+        // The directory's second entry (the PNG one; its length at bytes 30-33) claims half its bytes.
+        let length = UInt32(data[30]) | UInt32(data[31]) << 8 | UInt32(data[32]) << 16 | UInt32(data[33]) << 24
+        let shorter = length / 2
+        data.replaceSubrange(
+            30..<34, with: [UInt8(shorter & 0xFF), UInt8(shorter >> 8 & 0xFF), UInt8(shorter >> 16 & 0xFF), UInt8(shorter >> 24)])
+        for target in [nil, DecodeTarget(width: 16, height: 16)] {
+            let error = thrownImageError { _ = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(target: target)) }
+            switch error {
+            case .truncated(.ico, _, _)?, .decodingFailed(.ico, _)?: break
+            default: Issue.record("a cut PNG image: \(String(describing: error))")
+            }
+        }
+    }
+
+    @Test("An icon of several bitmap sizes shows the largest, wherever it is in the directory", .enabled(if: tools, missing))
+    func largestBitmap() async throws {
+        let (icon, reference) = try await Self.make(
+            "ico-sizes", "icon.ico", width: 64, height: 64, alpha: true, ["-define", "icon:auto-resize=32,64,16"], frame: 1)
+        let header = try ImageDecoderRegistry.standard.header(of: Data(contentsOf: icon))
+        #expect(header.width == 64 && header.height == 64)
+        try CodecTools.expectMatches(icon, reference, tolerance: 1)
     }
 
     /// The libraries are opened by whichever decode comes first; gdk-pixbuf's loaders and

@@ -69,6 +69,32 @@ struct TIFFDecoderTests {
         #expect(small.bitmap.size == PixelSize(width: 40, height: 30) && small.sourceSize == PixelSize(width: 130, height: 97))
     }
 
+    /// ImageMagick embeds Adobe RGB (1998) from colord-data (the source's numbers kept) and
+    /// converts that file to sRGB through Little CMS (`-profile sRGB.icc`): the reference.
+    @Test("An embedded ICC profile is converted to sRGB as Little CMS does", .enabled(if: tools, missing))
+    func iccProfile() async throws {
+        let colord = "/usr/share/color/icc/colord/"
+        let adobe = try #require(ICCProfile(data: Data(contentsOf: URL(fileURLWithPath: colord + "AdobeRGB1998.icc"))))
+        for alpha in [false, true] {
+            let (tiff, _) = try await Self.make(
+                "icc-\(alpha)", width: 80, height: 60, alpha: alpha, ["-profile", colord + "AdobeRGB1998.icc", "-compress", "lzw"])
+            let reference = tiff.deletingLastPathComponent().appendingPathComponent("srgb.png")
+            try await CodecTools.run("convert", [tiff.path, "-profile", colord + "sRGB.icc", "-strip", "PNG32:" + reference.path])
+            let data = try Data(contentsOf: tiff)
+            let kept = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(colorManagement: .keepSource)).bitmap
+            #expect(kept.colorSpace == .icc(adobe), "alpha \(alpha)")
+            let converted = try ImageDecoderRegistry.standard.decode(data, options: DecodeOptions(colorManagement: .convertToSRGB)).bitmap
+            let theirs = try CodecTools.decode(reference).bitmap
+            #expect(converted.colorSpace == .sRGB && converted.size == theirs.size)
+            let worst = CodecTools.maxDifference(converted, theirs)
+            #expect(worst.difference <= 3, "alpha \(alpha): differs by \(worst.difference) at (\(worst.x), \(worst.y))")
+            #expect(CodecTools.meanDifference(converted, theirs) <= 1, "alpha \(alpha)")
+            // Not a test of nothing: the file's own numbers are far from the converted ones.
+            #expect(CodecTools.maxDifference(kept, theirs).difference >= 10, "alpha \(alpha)")
+            #expect(CodecTools.meanDifference(kept, theirs) >= 2, "alpha \(alpha)")
+        }
+    }
+
     @Test("The Orientation tag turns the image, once", .enabled(if: tools, missing))
     func orientation() async throws {
         let (tiff, _) = try await Self.make("orientation", width: 64, height: 40, ["-compress", "lzw"])
