@@ -70,13 +70,14 @@ public struct ImageDecoderRegistry: Sendable {
     }
 
     /// The decode itself; `found` is the decoder and format of `data` when the caller has
-    /// already sniffed them (``decodeAwaiting(_:options:)``), so they are not looked for twice.
+    /// already sniffed them (``decodeAwaiting(_:options:)``), so they are not looked for twice,
+    /// and `known` its header when the caller has read it too (``ImagePipeline/image(decoding:target:appliesOrientation:processors:)``).
     func decode(
         _ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?,
-        found: (any ImageDecoding, ImageFormat)? = nil
+        found: (any ImageDecoding, ImageFormat)? = nil, header known: ImageHeader? = nil
     ) throws(ImageError) -> LoadedImage {
         var options = effective(options)
-        let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput, found: found)
+        let (decoder, header) = try decoderAndHeader(for: data, releasingInput: releasingInput, found: found, header: known)
         try options.limits.check(header)
         options.posterTime = Self.posterTime(for: header.format)
         // An animation of one frame (an APNG whose header says so) plays as one too: its frame
@@ -171,12 +172,14 @@ public struct ImageDecoderRegistry: Sendable {
         return LoadedImage(bitmap: still, animation: animation, format: header.format, sourceSize: canvas)
     }
 
-    private func decoderAndHeader(
+    /// The decoder of `data` and its header, EXIF orientation included (`known`, when given).
+    func decoderAndHeader(
         for data: Data, releasingInput: ((Int) -> Void)?,
-        found: (any ImageDecoding, ImageFormat)? = nil
+        found: (any ImageDecoding, ImageFormat)? = nil, header known: ImageHeader? = nil
     ) throws(ImageError) -> (any ImageDecoding, ImageHeader) {
         let (decoder, format): (any ImageDecoding, ImageFormat)
         if let found { (decoder, format) = found } else { (decoder, format) = try decoderAndFormat(of: data) }
+        if let known { return (decoder, known) }
         var header = try decoder.readHeader(data)
         header.orientation = EXIFReader.orientation(in: data, format: format, releasingInput: releasingInput) ?? .up
         return (decoder, header)
