@@ -1,4 +1,5 @@
 import Foundation
+import Iris
 
 /// Chooses the output format when the URL names none, as imgproxy does with AVIF and WebP
 /// detection on: AVIF, then WebP, when the client's `Accept` names them (an animation: WebP

@@ -1,4 +1,5 @@
 import Foundation
+import Iris
 
 /// Reads imgproxy's URL format into a ``ServeRequest``:
 ///
@@ -59,36 +60,7 @@ public struct ImgproxyURL: Sendable {
         var processing = try options.parse(optionSegments, defaults: publicAccess == nil ? defaults : ProcessingOptions())
         guard index < segments.count else { throw .badRequest("the URL has no source") }
 
-        let source: SourceReference
-        let fileExtension: String?
-        if segments[index] == "plain" {
-            var raw = segments[(index + 1)...].joined(separator: "/")
-            var ext: String?
-            if let at = raw.lastIndex(of: "@") {
-                let suffix = raw[raw.index(after: at)...]
-                if !suffix.isEmpty, !suffix.contains("/"), suffix.allSatisfy({ $0.isLetter || $0.isNumber }) {
-                    ext = String(suffix)
-                    raw = String(raw[..<at])
-                }
-            }
-            guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
-                throw .badRequest("the plain source URL is not percent-encoded correctly")
-            }
-            source = try SourceReference(parsing: decoded)
-            fileExtension = ext
-        } else {
-            var joined = segments[index...].joined()
-            var ext: String?
-            if let dot = joined.lastIndex(of: ".") {
-                ext = String(joined[joined.index(after: dot)...])
-                joined = String(joined[..<dot])
-            }
-            guard !joined.isEmpty, let data = Base64URL.decode(joined), let text = String(data: data, encoding: .utf8) else {
-                throw .badRequest("the source is not base64url")
-            }
-            source = try SourceReference(parsing: text)
-            fileExtension = ext
-        }
+        let (source, fileExtension) = try Self.source(of: segments[index...])
         if let fileExtension, !fileExtension.isEmpty, !processing.raw {
             guard let format = OutputFormat(extension: fileExtension) else {
                 throw .badRequest("unknown extension \(quoted(fileExtension))")
@@ -104,6 +76,36 @@ public struct ImgproxyURL: Sendable {
             return ServeRequest(source: source, options: processing, signedPath: path)
         }
         return ServeRequest(source: source, options: processing, signedPath: signedPath)
+    }
+
+    /// The source of the segments after the options, and the extension it ends with:
+    /// `plain/%percent_encoded_url@%extension`, or `%base64url.%extension` (may be split by `/`).
+    static func source(of segments: ArraySlice<String>) throws(ServeError) -> (SourceReference, fileExtension: String?) {
+        if segments.first == "plain" {
+            var raw = segments.dropFirst().joined(separator: "/")
+            var ext: String?
+            if let at = raw.lastIndex(of: "@") {
+                let suffix = raw[raw.index(after: at)...]
+                if !suffix.isEmpty, !suffix.contains("/"), suffix.allSatisfy({ $0.isLetter || $0.isNumber }) {
+                    ext = String(suffix)
+                    raw = String(raw[..<at])
+                }
+            }
+            guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+                throw .badRequest("the plain source URL is not percent-encoded correctly")
+            }
+            return (try SourceReference(parsing: decoded), ext)
+        }
+        var joined = segments.joined()
+        var ext: String?
+        if let dot = joined.lastIndex(of: ".") {
+            ext = String(joined[joined.index(after: dot)...])
+            joined = String(joined[..<dot])
+        }
+        guard !joined.isEmpty, let data = Base64URL.decode(joined), let text = String(data: data, encoding: .utf8) else {
+            throw .badRequest("the source is not base64url")
+        }
+        return (try SourceReference(parsing: text), ext)
     }
 
     /// The path after the signature as it was before a proxy or browser rewrote it, as

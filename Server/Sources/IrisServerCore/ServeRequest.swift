@@ -1,3 +1,4 @@
+import Iris
 /// One image request to the service, parsed and checked: what to load, how to process it and
 /// which format to write (`nil`: negotiated from `Accept`).
 public struct ServeRequest: Sendable, Hashable {

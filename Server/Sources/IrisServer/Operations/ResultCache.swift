@@ -44,6 +44,13 @@ public final class ResultCache: Sendable {
         self.maxAge = maxAge
     }
 
+    /// The result cache `configuration` asks for: `nil` without a folder or with a size limit of 0.
+    static func configured(_ configuration: ServerConfiguration) throws -> ResultCache? {
+        guard let directory = configuration.resultCacheDirectory, configuration.resultCacheSizeLimit > 0 else { return nil }
+        return try ResultCache(
+            directory: directory, sizeLimit: configuration.resultCacheSizeLimit, maxAge: configuration.resultCacheMaxAge)
+    }
+
     /// The key of a request: its signed path, the negotiation it falls in and its dpr.
     /// `formats` is the format asked for by name, or what `Accept` leads to for each kind of
     /// source (opaque, with alpha, animated), so two clients share an entry only when they

@@ -1,3 +1,4 @@
+import Iris
 import CoreMetrics
 import IrisServerCore
 import Prometheus
@@ -52,6 +53,21 @@ public final class ServerMetrics: Sendable {
         for outcome in ["hit", "miss"] { _ = counter("iris_result_cache_total", [("outcome", outcome)]) }
         for stage in Stage.allCases {
             _ = CoreMetrics.Timer(label: "iris_stage_duration_seconds", dimensions: [("stage", stage.rawValue)], factory: factory)
+        }
+    }
+
+    /// Counts an answer: its status and format, a render's stages (not a result cache hit's),
+    /// a refusal's reason.
+    func record(_ result: ServeResult) {
+        switch result {
+        case .image(let image):
+            request(status: 200, format: image.format)
+            if image.timings.resultCacheHit != true { stages(image.timings) }
+        case .notModified(let prepared):
+            request(status: 304, format: prepared.format)
+        case .failure(let error):
+            request(status: error.status, format: nil)
+            refusal(error)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Iris
 import IrisServerCore
 
 /// How long each part of a render took, for `Server-Timing`.
@@ -52,6 +53,20 @@ public struct PreparedRender: Sendable {
     public var timings: RenderTimings
     /// The source's format when it is served as it is (`raw`, `skip_processing`).
     public var passthrough: SourceFormatName?
+    /// The source's bytes with their decoder and header, read once while planning (`nil` for
+    /// a result cache's 304 and a source served as it is).
+    var held: HeldImageData?
+}
+
+extension PreparedRender {
+    /// A source served as it is (`raw`, `skip_processing`): its own media type, and an ETag
+    /// of its bytes.
+    init(passingThrough request: ServeRequest, data: Data, source: SourceFormatName, timings: RenderTimings) {
+        self.init(
+            request: request, data: data, format: OutputFormat(extension: source.name) ?? .jpeg,
+            negotiated: false, isAnimated: false,
+            etag: ETag.of(request, format: "as-is " + source.name, data: data), timings: timings, passthrough: source)
+    }
 }
 
 /// An encoded result.
@@ -73,6 +88,16 @@ public struct RenderedImage: Sendable {
 
     /// The `Content-Type` of the bytes.
     public var mimeType: String { passthrough?.mimeType ?? format.mimeType }
+}
+
+extension RenderedImage {
+    /// The source's bytes of a request served as it is (`raw`, `skip_processing`).
+    init(passingThrough prepared: PreparedRender) {
+        self.init(
+            request: prepared.request, data: prepared.data, format: prepared.format,
+            negotiated: false, etag: prepared.etag, timings: prepared.timings,
+            passthrough: prepared.passthrough)
+    }
 }
 
 /// The service's name and version (part of every ETag: a new version renders anew).
