@@ -10,19 +10,19 @@ import Iris
 /// ``URLSignature`` keys, or with `acceptsUnsigned` (development mode only), any signature
 /// segment is taken (imgproxy's `unsafe` or `_`). With ``publicAccess`` (public mode), a URL
 /// without a valid signature is served within what it allows; a signed one keeps every option.
-public struct ImgproxyURL: Sendable {
+package struct ImgproxyURL: Sendable {
     /// Checks signatures; `nil` or no keys: every URL is refused unless `acceptsUnsigned`.
-    public var signature: URLSignature?
+    package var signature: URLSignature?
     /// Development mode: unsigned URLs are served.
-    public var acceptsUnsigned: Bool
+    package var acceptsUnsigned: Bool
     /// Reads the options and presets.
-    public var options: OptionParser
+    package var options: OptionParser
     /// Public mode: what an unsigned URL may ask for; `nil`: unsigned URLs are refused (unless
     /// `acceptsUnsigned`).
-    public var publicAccess: PublicAccess?
+    package var publicAccess: PublicAccess?
 
     /// Makes a reader.
-    public init(
+    package init(
         signature: URLSignature?, acceptsUnsigned: Bool, options: OptionParser = OptionParser(),
         publicAccess: PublicAccess? = nil
     ) {
@@ -37,7 +37,7 @@ public struct ImgproxyURL: Sendable {
     /// imgproxy does (``repaired(_:)``), and the signature is checked on the repaired path.
     /// `defaults` are the options before the URL's own (client hints; not for a public URL,
     /// whose size is the ladder's alone).
-    public func parse(
+    package func parse(
         _ path: String, now: Date = Date(), defaults: ProcessingOptions = ProcessingOptions()
     ) throws(ServeError) -> ServeRequest {
         guard path.hasPrefix("/") else { throw .badRequest("the path must start with /") }
@@ -112,7 +112,7 @@ public struct ImgproxyURL: Sendable {
     /// imgproxy restores it: `%3A` in the options back to `:`, a plain source's `scheme:/host`
     /// (a `//` collapsed) back to `scheme://host` (`local:/path` to `local:///path`), and an
     /// empty options segment (`//plain/…`) dropped.
-    public static func repaired(_ path: String) -> String {
+    package static func repaired(_ path: String) -> String {
         var rest = Substring(path)
         while rest.hasPrefix("/") { rest = rest.dropFirst() }
         let options: Substring, plain: Substring?

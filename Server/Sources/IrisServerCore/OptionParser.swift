@@ -4,20 +4,20 @@
 /// An empty argument leaves the value it stands for unchanged (its default), as in imgproxy.
 ///
 /// An unknown option, a missing or malformed argument: ``ServeError`` 400 naming the option.
-public struct OptionParser: Sendable {
+package struct OptionParser: Sendable {
     /// Presets by name: each a list of option segments (`["rs:fill:300:300", "g:sm"]`).
-    public var presets: [String: [String]]
+    package var presets: [String: [String]]
     /// Told of what imgproxy only warns about: a preset that names itself (skipped).
-    public var warn: @Sendable (String) -> Void
+    package var warn: @Sendable (String) -> Void
 
     /// Makes a parser with `presets`; `warn` hears of skipped self-references.
-    public init(presets: [String: [String]] = [:], warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(presets: [String: [String]] = [:], warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.presets = presets
         self.warn = warn
     }
 
     /// The options of `segments` over `defaults` (client hints) and the `default` preset.
-    public func parse(_ segments: [String], defaults: ProcessingOptions = ProcessingOptions()) throws(ServeError) -> ProcessingOptions {
+    package func parse(_ segments: [String], defaults: ProcessingOptions = ProcessingOptions()) throws(ServeError) -> ProcessingOptions {
         var options = defaults
         if presets["default"] != nil { try applyPresets(["default"], to: &options, using: []) }
         for segment in segments { try apply(segment, to: &options) }
@@ -26,7 +26,7 @@ public struct OptionParser: Sendable {
 
     /// Checks every preset by applying it to the defaults: the error names the preset. A
     /// service refuses to start with a preset that would fail every request that uses it.
-    public func validatePresets() throws(ServeError) {
+    package func validatePresets() throws(ServeError) {
         for name in presets.keys.sorted() {
             var options = ProcessingOptions()
             do throws(ServeError) {
@@ -56,7 +56,7 @@ public struct OptionParser: Sendable {
 
     /// Applies one `name:args` segment to `options`: its parser in ``OptionTable``, or the
     /// presets it names. `presets` are those being applied (a preset naming one of them is skipped).
-    public func apply(_ segment: String, to options: inout ProcessingOptions, presets used: [String] = []) throws(ServeError) {
+    package func apply(_ segment: String, to options: inout ProcessingOptions, presets used: [String] = []) throws(ServeError) {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let name = parts[0]
         let args = Arguments(option: name, values: Array(parts.dropFirst()))

@@ -6,25 +6,25 @@ import Iris
 /// in imgproxy, so a transparent border is cut too. With `equalHorizontal` the left and right
 /// cuts are the lesser of the two, likewise `equalVertical`. An image that is all border is
 /// left whole. The geometry that follows sees the trimmed image as the source.
-public struct TrimProcessor: ImageProcessing, Hashable {
+package struct TrimProcessor: ImageProcessing, Hashable {
     /// The trim.
-    public var trim: TrimOption
+    package var trim: TrimOption
     /// Whether the bitmap is upright (`auto_rotate`): the source size follows the bitmap's.
-    public var autoRotate: Bool
+    package var autoRotate: Bool
 
     /// Makes a trim step.
-    public init(trim: TrimOption, autoRotate: Bool) {
+    package init(trim: TrimOption, autoRotate: Bool) {
         self.trim = trim
         self.autoRotate = autoRotate
     }
 
     /// What the memory cache key records.
-    public var identifier: String {
+    package var identifier: String {
         "iris-server.trim(\(trim.threshold),\(trim.color?.hex ?? "corner"),\(trim.equalHorizontal),\(trim.equalVertical))"
     }
 
     /// Returns the trimmed image.
-    public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
+    package func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
         guard let rect = Self.content(of: image.bitmap, trim: trim) else { return image }
         var image = try ImageProcessors.Crop(rect: rect).process(image)
         let size = image.bitmap.size
@@ -33,7 +33,7 @@ public struct TrimProcessor: ImageProcessing, Hashable {
     }
 
     /// The rectangle of what is not border, or `nil` when nothing is cut.
-    public static func content(of bitmap: Bitmap, trim: TrimOption) -> PixelRect? {
+    package static func content(of bitmap: Bitmap, trim: TrimOption) -> PixelRect? {
         let width = bitmap.width, height = bitmap.height
         guard width > 0, height > 0 else { return nil }
         let threshold = Int(trim.threshold.rounded(.down))

@@ -5,7 +5,7 @@ import IrisServerCore
 import Logging
 
 /// What the service answers one image request with.
-public enum ServeResult: Sendable {
+package enum ServeResult: Sendable {
     /// The rendered image.
     case image(RenderedImage)
     /// The client's copy is current (`If-None-Match` matched): a 304 with these headers.
@@ -23,13 +23,13 @@ public final class ImageRenderer: Sendable {
     /// The configuration.
     public let configuration: ServerConfiguration
     /// The pipeline every render goes through.
-    public let pipeline: ImagePipeline
+    package let pipeline: ImagePipeline
     /// The bounded work queue.
-    public let gate: AdmissionGate
+    package let gate: AdmissionGate
     /// The service's metrics.
     public let metrics: ServerMetrics
     /// Encoded results on disk, when configured.
-    public let resultCache: ResultCache?
+    package let resultCache: ResultCache?
     let sources = SourceTracker()
     /// The configured watermark, decoded once.
     let watermark: Watermark?
@@ -87,7 +87,7 @@ public final class ImageRenderer: Sendable {
     /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `hints`
     /// (`Sec-CH-DPR`/`DPR`, `Sec-CH-Width`/`Width`), when client hints are on, are the dpr and
     /// width of URLs that set none. Every answer is counted in ``metrics``.
-    public func serve(
+    package func serve(
         path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints = ClientHints(),
         now: Date = Date()
     ) async -> ServeResult {
@@ -133,7 +133,7 @@ public final class ImageRenderer: Sendable {
 
     /// Fetches the source and decides everything that does not need its pixels: limits from
     /// the header, the output format, the ETag.
-    public func prepare(_ request: ServeRequest, accept: String?) async throws(ServeError) -> PreparedRender {
+    package func prepare(_ request: ServeRequest, accept: String?) async throws(ServeError) -> PreparedRender {
         let fetched = try await fetch(request)
         switch try await inspect(fetched, for: request) {
         case .asIs(let name, let data):

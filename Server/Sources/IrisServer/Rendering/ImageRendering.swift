@@ -5,7 +5,7 @@ import IrisServerCore
 extension ImageRenderer {
     /// Decodes at the target size, processes and encodes a prepared request: the bytes it holds
     /// are decoded with the header read when it was planned, not sniffed or parsed again.
-    public func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
+    package func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
         let clock = ContinuousClock()
         let options = prepared.request.options
         let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated, watermark: watermark)
