@@ -64,7 +64,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
 /// The formats the CLI writes (Iris's ``OutputFormat``), named by an output file's extension
 /// or by `--format`.
-extension OutputFormat: @retroactive ExpressibleByArgument {
+extension OutputFormat: ExpressibleByArgument {
     /// The format for a file name's extension.
     static func fromExtension(of path: String) throws -> OutputFormat {
         let name = URL(fileURLWithPath: path).pathExtension
