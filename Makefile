@@ -39,16 +39,20 @@ test-library: build
 
 # swift format (the toolchain's, configured by .swift-format) on every Swift file of the project
 # (the library, the service, the tests, the examples and the benchmarks; not the build folders),
-# the public API of Iris and IrisUI against its baselines (scripts/public-api --check: a public change
-# comes with api/Iris.txt or api/IrisUI.txt; the Apple-built API, views included, is checked exactly
+# the public API of Iris, IrisUI and the service's IrisServer and IrisServerCore (built in
+# Server/) against their baselines (scripts/public-api --check: a public change comes with
+# api/MODULE.txt; the Apple-built API of Iris and IrisUI, views included, is checked exactly
 # against api/*.ios.txt and api/*.macos.txt by scripts/typecheck-apple where the SDKs are, and here,
-# without them, every public declaration must at least be named in a baseline: scripts/check-apple-api), the generated lazy-library stubs against their generator, and
+# without them, every public declaration must at least be named in a baseline: scripts/check-apple-api),
+# the generated lazy-library stubs against their generator, and
 # the library's folders depending only downwards (scripts/check-layers, the order of docs/ARCHITECTURE.md).
 lint:
 	$(SWIFT) format lint --strict --configuration .swift-format \
 		$$(find Sources Tests Server/Sources Server/Tests Examples Benchmarks -name '*.swift' -not -path '*/.build*' | sort)
 	scripts/public-api --check Iris
 	scripts/public-api --check IrisUI
+	scripts/public-api --check IrisServer
+	scripts/public-api --check IrisServerCore
 	scripts/check-apple-api
 	scripts/make-lazy-codec-stubs --check
 	scripts/check-layers

@@ -62,36 +62,17 @@ struct ConvertCommand: AsyncParsableCommand {
     }
 }
 
-/// The formats the CLI writes.
-enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case jpeg, png, webp, avif, gif
-
+/// The formats the CLI writes (Iris's ``OutputFormat``), named by an output file's extension
+/// or by `--format`.
+extension OutputFormat: ExpressibleByArgument {
     /// The format for a file name's extension.
     static func fromExtension(of path: String) throws -> OutputFormat {
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "jpg", "jpeg": return .jpeg
-        case "png": return .png
-        case "webp": return .webp
-        case "avif": return .avif
-        case "gif": return .gif
-        case let other: throw ValidationError("cannot write .\(other) files; use .jpg, .png, .webp, .avif or .gif")
+        let name = URL(fileURLWithPath: path).pathExtension
+        guard let format = OutputFormat(extension: name) else {
+            throw ValidationError("cannot write .\(name.lowercased()) files; use .jpg, .png, .webp, .avif or .gif")
         }
+        return format
     }
-
-    var imageFormat: ImageFormat {
-        switch self {
-        case .jpeg: .jpeg
-        case .png: .png
-        case .webp: .webp
-        case .avif: .avif
-        case .gif: .gif
-        }
-    }
-
-    /// Whether an animation is written whole in this format (animated WebP, animated GIF).
-    var writesAnimations: Bool { self == .webp || self == .gif }
-
-    var fileExtension: String { imageFormat.fileExtension ?? rawValue }
 
     /// Encodes with the platform's encoder.
     func encode(_ bitmap: Bitmap, options: EncodeOptions) throws -> Data {

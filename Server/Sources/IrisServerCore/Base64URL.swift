@@ -1,9 +1,9 @@
 import Foundation
 
 /// base64url (RFC 4648 §5) without padding, as imgproxy's URLs and signatures use it.
-public enum Base64URL {
+package enum Base64URL {
     /// `data` as base64url without `=` padding.
-    public static func encode(_ data: some Sequence<UInt8>) -> String {
+    package static func encode(_ data: some Sequence<UInt8>) -> String {
         Data(data).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -11,7 +11,7 @@ public enum Base64URL {
     }
 
     /// The bytes of a base64url string, with or without padding; `nil` when it is not base64url.
-    public static func decode(_ string: some StringProtocol) -> Data? {
+    package static func decode(_ string: some StringProtocol) -> Data? {
         var text = String(string).replacingOccurrences(of: "=", with: "")
         guard text.utf8.allSatisfy({ isBase64URLByte($0) }) else { return nil }
         text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
@@ -32,9 +32,9 @@ public enum Base64URL {
 }
 
 /// Hexadecimal strings, as keys and salts are configured.
-public enum Hex {
+package enum Hex {
     /// The bytes of a hex string (either case, even length); `nil` otherwise.
-    public static func decode(_ string: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ string: some StringProtocol) -> [UInt8]? {
         let digits = Array(string.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
@@ -49,7 +49,7 @@ public enum Hex {
     }
 
     /// `bytes` as lowercase hex.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for byte in bytes {

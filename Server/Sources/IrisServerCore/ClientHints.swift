@@ -5,23 +5,23 @@ import Foundation
 /// device pixels (`Sec-CH-Width`, else `Width`: a whole number above 0). They are the
 /// defaults of a URL's options: the dpr, and the width in CSS pixels (the hinted width over
 /// the dpr); a URL's own `dpr` or `width` overrides them.
-public struct ClientHints: Sendable, Hashable {
+package struct ClientHints: Sendable, Hashable {
     /// The device pixel ratio, if hinted and valid.
-    public var dpr: Double?
+    package var dpr: Double?
     /// The slot's width in device pixels, if hinted and valid.
-    public var width: Int?
+    package var width: Int?
 
     /// The hints from the headers' values (invalid ones are ignored).
-    public init(dpr: String? = nil, width: String? = nil) {
+    package init(dpr: String? = nil, width: String? = nil) {
         if let value = dpr.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), value > 0, value <= 8 { self.dpr = value }
         if let value = width.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), value > 0 { self.width = value }
     }
 
     /// Whether no hint was given.
-    public var isEmpty: Bool { dpr == nil && width == nil }
+    package var isEmpty: Bool { dpr == nil && width == nil }
 
     /// The options a URL starts from under these hints.
-    public var defaults: ProcessingOptions {
+    package var defaults: ProcessingOptions {
         var options = ProcessingOptions()
         if let dpr { options.dpr = dpr }
         if let width { options.width = Int((Double(width) / (dpr ?? 1)).rounded()) }

@@ -1,24 +1,25 @@
 import Foundation
+import Iris
 
 /// Chooses the output format when the URL names none, as imgproxy does with AVIF and WebP
 /// detection on: AVIF, then WebP, when the client's `Accept` names them (an animation: WebP
 /// only, there is no animated AVIF encoder); else the source's own format when it is JPEG,
 /// PNG or GIF (imgproxy's preferred formats: a PNG stays PNG, an animated GIF an animated
 /// GIF); else GIF for an animation, PNG for an image with alpha, JPEG for an opaque one.
-public struct FormatNegotiation: Sendable {
+package struct FormatNegotiation: Sendable {
     /// The formats the service can write (those with an encoder).
-    public var available: Set<OutputFormat>
+    package var available: Set<OutputFormat>
 
     /// The source formats kept as they are when the client names no better one (imgproxy's
     /// `IMGPROXY_PREFERRED_FORMATS` default), in order of preference for other sources.
-    public static let preferred: [OutputFormat] = [.jpeg, .png, .gif]
+    package static let preferred: [OutputFormat] = [.jpeg, .png, .gif]
 
     /// Makes a negotiation over `available` formats.
-    public init(available: Set<OutputFormat>) { self.available = available }
+    package init(available: Set<OutputFormat>) { self.available = available }
 
     /// The format for a client that sent `accept`, for an image with or without alpha, from a
     /// source of `source` format (`nil`: another format, or unknown).
-    public func choose(accept: String?, hasAlpha: Bool, isAnimated: Bool, source: OutputFormat? = nil) -> OutputFormat {
+    package func choose(accept: String?, hasAlpha: Bool, isAnimated: Bool, source: OutputFormat? = nil) -> OutputFormat {
         let accepted = Self.acceptedTypes(accept)
         let order: [OutputFormat] = isAnimated ? [.webp] : [.avif, .webp]
         for format in order where available.contains(format) && accepted.contains(format.mimeType) {

@@ -10,28 +10,28 @@ import Iris
 /// allows (``dprScale``): a fill keeps the box's aspect ratio and an extension keeps its
 /// composition instead of growing a mostly empty canvas; `max_result_dimension` scales the
 /// whole result down, dpr included.
-public struct Geometry: Sendable, Hashable {
+package struct Geometry: Sendable, Hashable {
     /// The part of the source kept before scaling (the `crop` option), in source pixels.
-    public var sourceCrop: PixelRect?
+    package var sourceCrop: PixelRect?
     /// The size the (cropped) source is scaled to.
-    public var scaledSize: PixelSize
+    package var scaledSize: PixelSize
     /// The size kept of the scaled image (a fill's box), at ``cropRect``.
-    public var cropSize: PixelSize
+    package var cropSize: PixelSize
     /// Where ``cropSize`` is cut from the scaled image (smart gravity: centred here; the
     /// processor finds the place from the pixels).
-    public var cropRect: PixelRect
+    package var cropRect: PixelRect
     /// The gravity of the cut.
-    public var cropGravity: Gravity
+    package var cropGravity: Gravity
     /// The canvas the result is extended to (`extend`, `extend_aspect_ratio`), with the image's
     /// origin on it.
-    public var extendTo: (size: PixelSize, x: Int, y: Int)?
+    package var extendTo: (size: PixelSize, x: Int, y: Int)?
     /// Padding in result pixels (`padding` × ``dprScale``).
-    public var padding: Padding
+    package var padding: Padding
     /// The dpr in effect: the requested one, lowered where the source is too small for it.
-    public var dprScale: Double
+    package var dprScale: Double
 
     /// The size of the result: the canvas plus the padding.
-    public var resultSize: PixelSize {
+    package var resultSize: PixelSize {
         let inner = extendTo?.size ?? cropSize
         return PixelSize(
             width: inner.width + padding.left + padding.right,
@@ -39,7 +39,7 @@ public struct Geometry: Sendable, Hashable {
     }
 
     /// Compares everything but the tuple (Hashable by hand).
-    public static func == (lhs: Geometry, rhs: Geometry) -> Bool {
+    package static func == (lhs: Geometry, rhs: Geometry) -> Bool {
         lhs.sourceCrop == rhs.sourceCrop && lhs.scaledSize == rhs.scaledSize && lhs.cropSize == rhs.cropSize
             && lhs.cropRect == rhs.cropRect && lhs.cropGravity == rhs.cropGravity && lhs.padding == rhs.padding
             && lhs.dprScale == rhs.dprScale && lhs.extendTo?.size == rhs.extendTo?.size
@@ -47,7 +47,7 @@ public struct Geometry: Sendable, Hashable {
     }
 
     /// Hashes everything ``==`` compares.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(sourceCrop)
         hasher.combine(scaledSize)
         hasher.combine(cropRect)
@@ -56,7 +56,7 @@ public struct Geometry: Sendable, Hashable {
     }
 
     /// The geometry of `options` for a source of `source` pixels (upright, after `rotate`).
-    public init(source: PixelSize, options: ProcessingOptions) {
+    package init(source: PixelSize, options: ProcessingOptions) {
         let o = options
         let cropW = o.crop.map { Self.cropSide($0.width, of: source.width) } ?? 0
         let cropH = o.crop.map { Self.cropSide($0.height, of: source.height) } ?? 0
@@ -245,7 +245,7 @@ public struct Geometry: Sendable, Hashable {
     /// 1 or more is pixels times `dpr`, below 1 a fraction of `outer`. Smart gravity needs
     /// pixels: centred here.
     /// With `allowsOverflow` (a watermark) `inner` may stick out of `outer`, all but a pixel.
-    public static func place(
+    package static func place(
         _ inner: PixelSize, in outer: PixelSize, gravity: Gravity, dpr: Double = 1,
         allowsOverflow: Bool = false
     ) -> PixelRect {

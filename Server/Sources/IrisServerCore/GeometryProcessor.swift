@@ -4,9 +4,9 @@ import Iris
 /// (crop of the source, scale, the fill's crop by gravity, smart crop included) and `canvas`
 /// (extend and padding). The geometry is computed from the image's source size, so an image
 /// decoded smaller than its source (shrink-on-load) gets the same result.
-public struct GeometryProcessor: ImageProcessing, Hashable {
+package struct GeometryProcessor: ImageProcessing, Hashable {
     /// Which part of the geometry this step applies.
-    public enum Step: String, Sendable, Hashable {
+    package enum Step: String, Sendable, Hashable {
         /// Crop of the source, scaling, and the fill's crop.
         case resize
         /// Extension to the box and padding.
@@ -14,18 +14,18 @@ public struct GeometryProcessor: ImageProcessing, Hashable {
     }
 
     /// The request's options.
-    public var options: ProcessingOptions
+    package var options: ProcessingOptions
     /// This step.
-    public var step: Step
+    package var step: Step
 
     /// Makes one step of the geometry of `options`.
-    public init(options: ProcessingOptions, step: Step) {
+    package init(options: ProcessingOptions, step: Step) {
         self.options = options
         self.step = step
     }
 
     /// What the memory cache key records: the step and every option that shapes it.
-    public var identifier: String {
+    package var identifier: String {
         let o = options
         return "iris-server.geometry.\(step)(\(o.resizingType.rawValue),\(o.width)x\(o.height),min \(o.minWidth)x\(o.minHeight),"
             + "zoom \(o.zoomX)x\(o.zoomY),dpr \(o.dpr),enlarge \(o.enlarge),extend \(o.extend) \(o.extendGravity),"
@@ -36,7 +36,7 @@ public struct GeometryProcessor: ImageProcessing, Hashable {
 
     /// The geometry for `image`: its source size as the bitmap shows it (turned by `rotate`, and
     /// not turned upright when `auto_rotate` is off).
-    public func geometry(for image: LoadedImage) -> Geometry {
+    package func geometry(for image: LoadedImage) -> Geometry {
         var source = image.sourceSize
         if !options.autoRotate && image.orientation.swapsDimensions { source = source.transposed }
         if options.rotate == 90 || options.rotate == 270 { source = source.transposed }
@@ -44,7 +44,7 @@ public struct GeometryProcessor: ImageProcessing, Hashable {
     }
 
     /// Returns the processed image (an animation: every frame).
-    public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
+    package func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
         let geometry = geometry(for: image)
         var image = image
         switch step {

@@ -1,4 +1,5 @@
 import Foundation
+import Iris
 
 /// Reads imgproxy's URL format into a ``ServeRequest``:
 ///
@@ -9,19 +10,19 @@ import Foundation
 /// ``URLSignature`` keys, or with `acceptsUnsigned` (development mode only), any signature
 /// segment is taken (imgproxy's `unsafe` or `_`). With ``publicAccess`` (public mode), a URL
 /// without a valid signature is served within what it allows; a signed one keeps every option.
-public struct ImgproxyURL: Sendable {
+package struct ImgproxyURL: Sendable {
     /// Checks signatures; `nil` or no keys: every URL is refused unless `acceptsUnsigned`.
-    public var signature: URLSignature?
+    package var signature: URLSignature?
     /// Development mode: unsigned URLs are served.
-    public var acceptsUnsigned: Bool
+    package var acceptsUnsigned: Bool
     /// Reads the options and presets.
-    public var options: OptionParser
+    package var options: OptionParser
     /// Public mode: what an unsigned URL may ask for; `nil`: unsigned URLs are refused (unless
     /// `acceptsUnsigned`).
-    public var publicAccess: PublicAccess?
+    package var publicAccess: PublicAccess?
 
     /// Makes a reader.
-    public init(
+    package init(
         signature: URLSignature?, acceptsUnsigned: Bool, options: OptionParser = OptionParser(),
         publicAccess: PublicAccess? = nil
     ) {
@@ -36,7 +37,7 @@ public struct ImgproxyURL: Sendable {
     /// imgproxy does (``repaired(_:)``), and the signature is checked on the repaired path.
     /// `defaults` are the options before the URL's own (client hints; not for a public URL,
     /// whose size is the ladder's alone).
-    public func parse(
+    package func parse(
         _ path: String, now: Date = Date(), defaults: ProcessingOptions = ProcessingOptions()
     ) throws(ServeError) -> ServeRequest {
         guard path.hasPrefix("/") else { throw .badRequest("the path must start with /") }
@@ -59,36 +60,7 @@ public struct ImgproxyURL: Sendable {
         var processing = try options.parse(optionSegments, defaults: publicAccess == nil ? defaults : ProcessingOptions())
         guard index < segments.count else { throw .badRequest("the URL has no source") }
 
-        let source: SourceReference
-        let fileExtension: String?
-        if segments[index] == "plain" {
-            var raw = segments[(index + 1)...].joined(separator: "/")
-            var ext: String?
-            if let at = raw.lastIndex(of: "@") {
-                let suffix = raw[raw.index(after: at)...]
-                if !suffix.isEmpty, !suffix.contains("/"), suffix.allSatisfy({ $0.isLetter || $0.isNumber }) {
-                    ext = String(suffix)
-                    raw = String(raw[..<at])
-                }
-            }
-            guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
-                throw .badRequest("the plain source URL is not percent-encoded correctly")
-            }
-            source = try SourceReference(parsing: decoded)
-            fileExtension = ext
-        } else {
-            var joined = segments[index...].joined()
-            var ext: String?
-            if let dot = joined.lastIndex(of: ".") {
-                ext = String(joined[joined.index(after: dot)...])
-                joined = String(joined[..<dot])
-            }
-            guard !joined.isEmpty, let data = Base64URL.decode(joined), let text = String(data: data, encoding: .utf8) else {
-                throw .badRequest("the source is not base64url")
-            }
-            source = try SourceReference(parsing: text)
-            fileExtension = ext
-        }
+        let (source, fileExtension) = try Self.source(of: segments[index...])
         if let fileExtension, !fileExtension.isEmpty, !processing.raw {
             guard let format = OutputFormat(extension: fileExtension) else {
                 throw .badRequest("unknown extension \(quoted(fileExtension))")
@@ -106,11 +78,41 @@ public struct ImgproxyURL: Sendable {
         return ServeRequest(source: source, options: processing, signedPath: signedPath)
     }
 
+    /// The source of the segments after the options, and the extension it ends with:
+    /// `plain/%percent_encoded_url@%extension`, or `%base64url.%extension` (may be split by `/`).
+    static func source(of segments: ArraySlice<String>) throws(ServeError) -> (SourceReference, fileExtension: String?) {
+        if segments.first == "plain" {
+            var raw = segments.dropFirst().joined(separator: "/")
+            var ext: String?
+            if let at = raw.lastIndex(of: "@") {
+                let suffix = raw[raw.index(after: at)...]
+                if !suffix.isEmpty, !suffix.contains("/"), suffix.allSatisfy({ $0.isLetter || $0.isNumber }) {
+                    ext = String(suffix)
+                    raw = String(raw[..<at])
+                }
+            }
+            guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+                throw .badRequest("the plain source URL is not percent-encoded correctly")
+            }
+            return (try SourceReference(parsing: decoded), ext)
+        }
+        var joined = segments.joined()
+        var ext: String?
+        if let dot = joined.lastIndex(of: ".") {
+            ext = String(joined[joined.index(after: dot)...])
+            joined = String(joined[..<dot])
+        }
+        guard !joined.isEmpty, let data = Base64URL.decode(joined), let text = String(data: data, encoding: .utf8) else {
+            throw .badRequest("the source is not base64url")
+        }
+        return (try SourceReference(parsing: text), ext)
+    }
+
     /// The path after the signature as it was before a proxy or browser rewrote it, as
     /// imgproxy restores it: `%3A` in the options back to `:`, a plain source's `scheme:/host`
     /// (a `//` collapsed) back to `scheme://host` (`local:/path` to `local:///path`), and an
     /// empty options segment (`//plain/…`) dropped.
-    public static func repaired(_ path: String) -> String {
+    package static func repaired(_ path: String) -> String {
         var rest = Substring(path)
         while rest.hasPrefix("/") { rest = rest.dropFirst() }
         let options: Substring, plain: Substring?

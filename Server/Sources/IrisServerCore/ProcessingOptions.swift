@@ -1,7 +1,7 @@
 import Iris
 
 /// How the image is fitted into the requested width and height (imgproxy's `resizing_type`).
-public enum ResizingType: String, Sendable, Hashable, CaseIterable {
+package enum ResizingType: String, Sendable, Hashable, CaseIterable {
     /// Inside the box, aspect kept.
     case fit
     /// Covers the box, aspect kept, the overflow cropped by the gravity.
@@ -15,7 +15,7 @@ public enum ResizingType: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Where a crop or an extension is anchored (imgproxy's `gravity`).
-public enum Gravity: Sendable, Hashable {
+package enum Gravity: Sendable, Hashable {
     /// One of the nine compass points, with offsets in pixels (of the result) from that edge.
     case compass(CompassPoint, xOffset: Double, yOffset: Double)
     /// A focus point, each coordinate 0…1 of the image.
@@ -24,11 +24,11 @@ public enum Gravity: Sendable, Hashable {
     case smart
 
     /// The centre, no offset.
-    public static let center = Gravity.compass(.center, xOffset: 0, yOffset: 0)
+    package static let center = Gravity.compass(.center, xOffset: 0, yOffset: 0)
 }
 
 /// The nine compass points of a gravity.
-public enum CompassPoint: String, Sendable, Hashable, CaseIterable {
+package enum CompassPoint: String, Sendable, Hashable, CaseIterable {
     /// Top edge, centred.
     case north = "no"
     /// Bottom edge, centred.
@@ -49,7 +49,7 @@ public enum CompassPoint: String, Sendable, Hashable, CaseIterable {
     case center = "ce"
 
     /// Where along each axis the point is: 0 start, 0.5 middle, 1 end.
-    public var anchor: (x: Double, y: Double) {
+    package var anchor: (x: Double, y: Double) {
         switch self {
         case .north: (0.5, 0)
         case .south: (0.5, 1)
@@ -65,38 +65,38 @@ public enum CompassPoint: String, Sendable, Hashable, CaseIterable {
 }
 
 /// An opaque colour (imgproxy's `background`).
-public struct BackgroundColor: Sendable, Hashable {
+package struct BackgroundColor: Sendable, Hashable {
     /// Red, 0…255.
-    public var red: UInt8
+    package var red: UInt8
     /// Green, 0…255.
-    public var green: UInt8
+    package var green: UInt8
     /// Blue, 0…255.
-    public var blue: UInt8
+    package var blue: UInt8
 
     /// Makes a colour.
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    package init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
     /// "rrggbb".
-    public var hex: String { Hex.encode([red, green, blue]) }
+    package var hex: String { Hex.encode([red, green, blue]) }
 }
 
 /// Space added around the image, in pixels of the result (before `dpr`).
-public struct Padding: Sendable, Hashable {
+package struct Padding: Sendable, Hashable {
     /// Above the image.
-    public var top: Int
+    package var top: Int
     /// Right of the image.
-    public var right: Int
+    package var right: Int
     /// Below the image.
-    public var bottom: Int
+    package var bottom: Int
     /// Left of the image.
-    public var left: Int
+    package var left: Int
 
     /// Makes a padding.
-    public init(top: Int, right: Int, bottom: Int, left: Int) {
+    package init(top: Int, right: Int, bottom: Int, left: Int) {
         self.top = top
         self.right = right
         self.bottom = bottom
@@ -104,21 +104,21 @@ public struct Padding: Sendable, Hashable {
     }
 
     /// Whether it adds nothing.
-    public var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
+    package var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
 }
 
 /// A crop of the source before resizing (imgproxy's `crop`): a size in pixels, or a fraction
 /// of the source when below 1; 0 keeps the source's side.
-public struct CropOption: Sendable, Hashable {
+package struct CropOption: Sendable, Hashable {
     /// Width: pixels (≥ 1), a fraction (< 1), or 0 for the whole width.
-    public var width: Double
+    package var width: Double
     /// Height: pixels (≥ 1), a fraction (< 1), or 0 for the whole height.
-    public var height: Double
+    package var height: Double
     /// Where the crop is taken; `nil`: the request's gravity.
-    public var gravity: Gravity?
+    package var gravity: Gravity?
 
     /// Makes a crop option.
-    public init(width: Double, height: Double, gravity: Gravity?) {
+    package init(width: Double, height: Double, gravity: Gravity?) {
         self.width = width
         self.height = height
         self.gravity = gravity
@@ -126,18 +126,18 @@ public struct CropOption: Sendable, Hashable {
 }
 
 /// imgproxy's `trim`: borders of one colour cut off the source before anything else.
-public struct TrimOption: Sendable, Hashable {
+package struct TrimOption: Sendable, Hashable {
     /// How far (0…255 per channel) a pixel may be from the border colour and still count as border.
-    public var threshold: Double
+    package var threshold: Double
     /// The border colour; `nil`: the top-left pixel's.
-    public var color: BackgroundColor?
+    package var color: BackgroundColor?
     /// Cut as much from the left as from the right (the lesser of the two).
-    public var equalHorizontal: Bool
+    package var equalHorizontal: Bool
     /// Cut as much from the top as from the bottom (the lesser of the two).
-    public var equalVertical: Bool
+    package var equalVertical: Bool
 
     /// Makes a trim option.
-    public init(threshold: Double, color: BackgroundColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+    package init(threshold: Double, color: BackgroundColor? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
         self.threshold = threshold
         self.color = color
         self.equalHorizontal = equalHorizontal
@@ -147,9 +147,9 @@ public struct TrimOption: Sendable, Hashable {
 
 /// imgproxy's `watermark`: where and how strongly the configured watermark image is laid
 /// over the result.
-public struct WatermarkOption: Sendable, Hashable {
+package struct WatermarkOption: Sendable, Hashable {
     /// Where the watermark goes.
-    public enum Position: Sendable, Hashable {
+    package enum Position: Sendable, Hashable {
         /// At a compass point, offsets inwards from its edges (as a gravity's).
         case compass(CompassPoint)
         /// Tiled over the whole image, the offsets being the space between tiles (`re`).
@@ -157,18 +157,18 @@ public struct WatermarkOption: Sendable, Hashable {
     }
 
     /// 0…1, times the configured opacity.
-    public var opacity: Double
+    package var opacity: Double
     /// Where it goes (the centre by default).
-    public var position: Position
+    package var position: Position
     /// Horizontal offset: pixels (times the dpr), or below 1 a fraction of the width.
-    public var xOffset: Double
+    package var xOffset: Double
     /// Vertical offset: pixels (times the dpr), or below 1 a fraction of the height.
-    public var yOffset: Double
+    package var yOffset: Double
     /// Its size relative to the result's (fitted into that fraction of it); 0: its own size.
-    public var scale: Double
+    package var scale: Double
 
     /// Makes a watermark option.
-    public init(opacity: Double, position: Position = .compass(.center), xOffset: Double = 0, yOffset: Double = 0, scale: Double = 0) {
+    package init(opacity: Double, position: Position = .compass(.center), xOffset: Double = 0, yOffset: Double = 0, scale: Double = 0) {
         self.opacity = opacity
         self.position = position
         self.xOffset = xOffset
@@ -179,172 +179,120 @@ public struct WatermarkOption: Sendable, Hashable {
 
 /// Limits a URL sets for itself (imgproxy's security options); `nil`: the configured one.
 /// Each is applied as the lesser of it and the configuration's, so a URL can only tighten.
-public struct RequestLimits: Sendable, Hashable {
+package struct RequestLimits: Sendable, Hashable {
     /// The most source pixels (`max_src_resolution`, `msr`, given in megapixels).
-    public var sourcePixels: Int?
+    package var sourcePixels: Int?
     /// The most source bytes (`max_src_file_size`, `msfs`).
-    public var sourceBytes: Int?
+    package var sourceBytes: Int?
     /// The most animation frames (`max_animation_frames`, `maf`).
-    public var animationFrames: Int?
+    package var animationFrames: Int?
     /// The most pixels of one animation frame (`max_animation_frame_resolution`, `mafr`, megapixels).
-    public var animationFramePixels: Int?
+    package var animationFramePixels: Int?
     /// The longest side of the result, which is scaled down to fit (`max_result_dimension`, `mrd`).
-    public var resultDimension: Int?
+    package var resultDimension: Int?
 
     /// No limits of the URL's own.
-    public init() {}
+    package init() {}
 
     /// The lesser of `configured` and `requested`; a requested 0 or less counts as unset.
-    public static func lower(_ configured: Int, _ requested: Int?) -> Int {
+    package static func lower(_ configured: Int, _ requested: Int?) -> Int {
         guard let requested, requested > 0 else { return configured }
         return configured > 0 ? min(configured, requested) : requested
     }
 }
 
 /// Every processing option of an imgproxy URL, parsed and checked. Defaults are imgproxy's.
-public struct ProcessingOptions: Sendable, Hashable {
+package struct ProcessingOptions: Sendable, Hashable {
     /// How the image fits the box (`resizing_type`, `rt`).
-    public var resizingType: ResizingType = .fit
+    package var resizingType: ResizingType = .fit
     /// The box width in pixels (`width`, `w`); 0: from the height and the aspect.
-    public var width = 0
+    package var width = 0
     /// The box height in pixels (`height`, `h`); 0: from the width and the aspect.
-    public var height = 0
+    package var height = 0
     /// The least width of the result (`min-width`, `mw`).
-    public var minWidth = 0
+    package var minWidth = 0
     /// The least height of the result (`min-height`, `mh`).
-    public var minHeight = 0
+    package var minHeight = 0
     /// Horizontal zoom applied after the resize (`zoom`, `z`).
-    public var zoomX = 1.0
+    package var zoomX = 1.0
     /// Vertical zoom applied after the resize (`zoom`, `z`).
-    public var zoomY = 1.0
+    package var zoomY = 1.0
     /// Device pixel ratio: multiplies every size (`dpr`), 1…8.
-    public var dpr = 1.0
+    package var dpr = 1.0
     /// Whether a source smaller than the box is enlarged (`enlarge`, `el`).
-    public var enlarge = false
+    package var enlarge = false
     /// Whether a result smaller than the box is extended to it with the background (`extend`, `ex`).
-    public var extend = false
+    package var extend = false
     /// Where the image sits when extended.
-    public var extendGravity: Gravity = .center
+    package var extendGravity: Gravity = .center
     /// Whether the result is extended to the box's aspect ratio (not its size) with the
     /// background (`extend_aspect_ratio`, `extend_ar`, `exar`).
-    public var extendAspectRatio = false
+    package var extendAspectRatio = false
     /// Where the image sits when extended to the aspect ratio.
-    public var extendAspectRatioGravity: Gravity = .center
+    package var extendAspectRatioGravity: Gravity = .center
     /// Where a fill is cropped (`gravity`, `g`).
-    public var gravity: Gravity = .center
+    package var gravity: Gravity = .center
     /// A crop of the source before the resize (`crop`, `c`).
-    public var crop: CropOption?
+    package var crop: CropOption?
     /// Space added around the result (`padding`, `pd`).
-    public var padding = Padding(top: 0, right: 0, bottom: 0, left: 0)
+    package var padding = Padding(top: 0, right: 0, bottom: 0, left: 0)
     /// Whether EXIF orientation is applied (`auto_rotate`, `ar`).
-    public var autoRotate = true
+    package var autoRotate = true
     /// A right-angle rotation after orientation: 0, 90, 180 or 270 (`rotate`, `rot`).
-    public var rotate = 0
+    package var rotate = 0
     /// Mirrored left to right, after the rotation (`flip`, `fl`, first argument).
-    public var flipHorizontal = false
+    package var flipHorizontal = false
     /// Mirrored top to bottom, after the rotation (`flip`, `fl`, second argument).
-    public var flipVertical = false
+    package var flipVertical = false
     /// Borders of one colour cut off the source before anything else (`trim`, `t`).
-    public var trim: TrimOption?
+    package var trim: TrimOption?
     /// The configured watermark laid over the result (`watermark`, `wm`).
-    public var watermark: WatermarkOption?
+    package var watermark: WatermarkOption?
     /// The colour transparent pixels are flattened onto, and extensions filled with (`background`, `bg`); `nil`: keep alpha (white for JPEG).
-    public var background: BackgroundColor?
+    package var background: BackgroundColor?
     /// Gaussian blur sigma in pixels (`blur`, `bl`); 0: none.
-    public var blur = 0.0
+    package var blur = 0.0
     /// Unsharp-mask sigma (`sharpen`, `sh`); 0: none.
-    public var sharpen = 0.0
+    package var sharpen = 0.0
     /// Pixel block size (`pixelate`, `pix`); 0 or 1: none.
-    public var pixelate = 0
+    package var pixelate = 0
     /// Quality 1…100 for lossy formats (`quality`, `q`); 0: the configured default.
-    public var quality = 0
+    package var quality = 0
     /// Quality per output format (`format_quality`, `fq`).
-    public var formatQuality: [String: Int] = [:]
+    package var formatQuality: [String: Int] = [:]
     /// The most bytes of the result: quality is lowered until it fits (`max_bytes`, `mb`); 0: no limit.
-    public var maxBytes = 0
+    package var maxBytes = 0
     /// The output format (`format`, `f`, `ext`, or the URL extension); `nil`: negotiated from `Accept`.
-    public var format: OutputFormat?
+    package var format: OutputFormat?
     /// Whether metadata is left out of the result (`strip_metadata`, `sm`); Iris writes none.
-    public var stripMetadata = true
+    package var stripMetadata = true
     /// Whether copyright is kept when metadata is stripped (`keep_copyright`, `kcr`).
-    public var keepCopyright = true
+    package var keepCopyright = true
     /// Whether the result is sRGB without a profile (`strip_color_profile`, `scp`).
-    public var stripColorProfile = true
+    package var stripColorProfile = true
     /// Any string, changing the URL and ETag only (`cachebuster`, `cb`).
-    public var cacheBuster = ""
+    package var cacheBuster = ""
     /// Unix time after which the URL is refused (404).
-    public var expires: Int?
+    package var expires: Int?
     /// The file name of `Content-Disposition`, without extension (`filename`, `fn`).
-    public var filename: String?
+    package var filename: String?
     /// `Content-Disposition: attachment` instead of inline (`return_attachment`, `att`).
-    public var returnAttachment = false
+    package var returnAttachment = false
     /// Source formats served as they are, unprocessed (`skip_processing`, `skp`): names as
     /// ``SourceFormatName`` gives them (`jpg`, `png`, `gif`, `webp`, `avif`…).
-    public var skipProcessing: Set<String> = []
+    package var skipProcessing: Set<String> = []
     /// The source served as it is, unprocessed, and the URL's extension ignored (`raw`).
-    public var raw = false
+    package var raw = false
     /// Accepted and without effect (`enforce_thumbnail`, `eth`): imgproxy may then take a
     /// HEIF or AVIF file's embedded thumbnail; Iris decodes the image itself at the target size.
-    public var enforceThumbnail = false
+    package var enforceThumbnail = false
     /// Accepted and without effect (`preserve_hdr`, `ph`): results are 8-bit SDR.
-    public var preserveHDR = false
+    package var preserveHDR = false
     /// This request's own limits: each only lowers the configured one (`max_src_resolution`,
     /// `max_src_file_size`, `max_animation_frames`, `max_animation_frame_resolution`,
     /// `max_result_dimension`).
-    public var limits = RequestLimits()
+    package var limits = RequestLimits()
 
     /// The defaults: fit, no size (the source's), quality from the configuration.
-    public init() {}
-}
-
-/// The formats the service writes.
-public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
-    /// JPEG (libjpeg-turbo).
-    case jpeg
-    /// PNG (libpng).
-    case png
-    /// WebP (libwebp), animated when the source is.
-    case webp
-    /// AVIF (libavif).
-    case avif
-    /// GIF (giflib), animated when the source is; negotiated only for a GIF or animated source
-    /// whose client names neither AVIF nor WebP.
-    case gif
-
-    /// The format named by a URL extension or the `format` option (`jpg` and `jpeg` alike).
-    public init?(extension name: String) {
-        switch name.lowercased() {
-        case "jpg", "jpeg": self = .jpeg
-        case "png": self = .png
-        case "webp": self = .webp
-        case "avif": self = .avif
-        case "gif": self = .gif
-        default: return nil
-        }
-    }
-
-    /// Iris's format.
-    public var imageFormat: ImageFormat {
-        switch self {
-        case .jpeg: .jpeg
-        case .png: .png
-        case .webp: .webp
-        case .avif: .avif
-        case .gif: .gif
-        }
-    }
-
-    /// The `Content-Type` of the result.
-    public var mimeType: String {
-        switch self {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .avif: "image/avif"
-        case .gif: "image/gif"
-        }
-    }
-
-    /// The file extension of a download's name.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    package init() {}
 }

@@ -18,22 +18,22 @@ import Iris
 /// cache and the ETag see the same rendition under one key, however its URL was spelled. The
 /// bound is per source URL: an origin that serves one image under many URLs (a query string it
 /// ignores) is as many sources, which is why the allow-list is the operator's to choose.
-public struct PublicAccess: Sendable {
+package struct PublicAccess: Sendable {
     /// The sizes a side may have.
-    public var ladder: SizeLadder
+    package var ladder: SizeLadder
     /// Source URL prefixes unsigned URLs may name (never empty in a running service: a public
     /// service without an allow-list would fetch and render any URL for anybody).
-    public var allowedSources: [String]
+    package var allowedSources: [String]
 
     /// Public access to sources under `allowedSources` at the sizes of `ladder`.
-    public init(ladder: SizeLadder = .standard, allowedSources: [String]) {
+    package init(ladder: SizeLadder = .standard, allowedSources: [String]) {
         self.ladder = ladder
         self.allowedSources = allowedSources
     }
 
     /// The options an unsigned URL's `segments` stand for, in canonical form (`rs:fill:W:H`, then
     /// `g:G` for a fill), or a 403 naming what public mode does not allow.
-    public func check(_ segments: [String]) throws(ServeError) -> [String] {
+    package func check(_ segments: [String]) throws(ServeError) -> [String] {
         var resize: (type: ResizingType, width: Int, height: Int)?
         var gravity: String?
         for segment in segments {
@@ -69,7 +69,7 @@ public struct PublicAccess: Sendable {
     }
 
     /// Refuses a source that is not under one of ``allowedSources``.
-    public func checkSource(_ source: SourceReference) throws(ServeError) {
+    package func checkSource(_ source: SourceReference) throws(ServeError) {
         let text = source.description
         guard allowedSources.contains(where: { !$0.isEmpty && text.hasPrefix($0) }) else {
             throw refused("the source is not on the allow-list")
@@ -78,7 +78,7 @@ public struct PublicAccess: Sendable {
 
     /// The one path a public rendition is known by: the canonical options, the source as parsed,
     /// the extension in lower case (`nil`: negotiated from `Accept`).
-    public func canonicalPath(options: [String], source: SourceReference, fileExtension: String?) -> String {
+    package func canonicalPath(options: [String], source: SourceReference, fileExtension: String?) -> String {
         let format = fileExtension.flatMap(OutputFormat.init(extension:)).map { "@" + $0.fileExtension } ?? ""
         return "/" + options.joined(separator: "/") + "/plain/" + source.description + format
     }

@@ -2,18 +2,18 @@ import Iris
 
 /// How the pipeline makes a request's image: the decode target (shrink-on-load), whether
 /// orientation is applied, the processors in order, and the encoder's options.
-public struct RenderPlan: Sendable {
+package struct RenderPlan: Sendable {
     /// The size the decoder shrinks to (never enlarging), `nil` for the full size.
-    public var decodeTarget: DecodeTarget?
+    package var decodeTarget: DecodeTarget?
     /// Keep the stored orientation (`auto_rotate:0`).
-    public var skipsOrientation: Bool
+    package var skipsOrientation: Bool
     /// Trim, rotate, flip, resize, effects, canvas, flatten, watermark.
-    public var processors: [any ImageProcessing]
+    package var processors: [any ImageProcessing]
 
     /// The plan of `options` for output in `format`. An animated source is cut by the centre
     /// where smart gravity is asked for: a crop chosen frame by frame would jump around.
     /// `watermark` is the configured image a `watermark` option lays over the result, last.
-    public init(options: ProcessingOptions, format: OutputFormat, isAnimated: Bool = false, watermark: Watermark? = nil) {
+    package init(options: ProcessingOptions, format: OutputFormat, isAnimated: Bool = false, watermark: Watermark? = nil) {
         var options = options
         if isAnimated {
             if options.gravity == .smart { options.gravity = .center }
@@ -70,7 +70,7 @@ public struct RenderPlan: Sendable {
     }
 
     /// The encoder's quality for `format`: `format_quality`, else `quality`, else `fallback`.
-    public static func quality(for format: OutputFormat, options: ProcessingOptions, fallback: Int) -> Int {
+    package static func quality(for format: OutputFormat, options: ProcessingOptions, fallback: Int) -> Int {
         if let quality = options.formatQuality[format.rawValue], quality > 0 { return quality }
         if options.quality > 0 { return options.quality }
         return fallback

@@ -3,9 +3,9 @@ import Iris
 /// A source format as imgproxy names it in `skip_processing` (`jpg`, `png`, `gif`, `webp`,
 /// `avif`, `heic`, `jxl`, `bmp`, `tiff`, `ico`, `svg`), and its media type for a source served
 /// as it is (`skip_processing`, `raw`).
-public struct SourceFormatName: Sendable, Hashable {
+package struct SourceFormatName: Sendable, Hashable {
     /// The canonical name (`jpeg` for `jpg` and `jpeg`).
-    public let name: String
+    package let name: String
 
     private static let aliases: [String: String] = [
         "jpg": "jpeg", "jpeg": "jpeg", "png": "png", "gif": "gif", "webp": "webp", "avif": "avif",
@@ -14,13 +14,13 @@ public struct SourceFormatName: Sendable, Hashable {
     ]
 
     /// The format named `text` (case-insensitive), or `nil` when imgproxy knows no such name.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let name = Self.aliases[text.lowercased()] else { return nil }
         self.name = name
     }
 
     /// The name of a format Iris read, or `nil` for one imgproxy has no name for (video).
-    public init?(_ format: ImageFormat) {
+    package init?(_ format: ImageFormat) {
         switch format {
         case .jpeg: name = "jpeg"
         case .png: name = "png"
@@ -38,7 +38,7 @@ public struct SourceFormatName: Sendable, Hashable {
     }
 
     /// The `Content-Type` of a source of this format served as it is.
-    public var mimeType: String {
+    package var mimeType: String {
         switch name {
         case "jpeg": "image/jpeg"
         case "jxl": "image/jxl"
@@ -49,5 +49,5 @@ public struct SourceFormatName: Sendable, Hashable {
     }
 
     /// The file extension of a download's name.
-    public var fileExtension: String { name == "jpeg" ? "jpg" : name }
+    package var fileExtension: String { name == "jpeg" ? "jpg" : name }
 }

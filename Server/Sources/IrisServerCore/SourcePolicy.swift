@@ -22,7 +22,7 @@ public struct SourcePolicy: Sendable {
 
     /// Refuses a remote URL outside the allow-list: the source, and again every redirect it
     /// leads to (each also judged by its addresses).
-    public func checkAllowed(_ url: URL) throws(ServeError) {
+    package func checkAllowed(_ url: URL) throws(ServeError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .forbidden("the source scheme is not allowed")
         }
@@ -33,7 +33,7 @@ public struct SourcePolicy: Sendable {
 
     /// Refuses a host whose resolved addresses include one of a kind not allowed (a name that
     /// resolves to both a public and a private address is refused).
-    public func checkAddresses(_ addresses: [IPAddress]) throws(ServeError) {
+    package func checkAddresses(_ addresses: [IPAddress]) throws(ServeError) {
         guard !addresses.isEmpty else { throw .notFound("the source host does not resolve") }
         for address in addresses where !allowedAddressKinds.contains(address.kind) {
             throw .forbidden("the source resolves to a \(address.kind.rawValue) address")
@@ -42,7 +42,7 @@ public struct SourcePolicy: Sendable {
 
     /// The file of a `local://` path, which must lie under ``localRoot`` once `..` and
     /// symbolic links are resolved.
-    public func localFile(_ path: String) throws(ServeError) -> URL {
+    package func localFile(_ path: String) throws(ServeError) -> URL {
         guard let localRoot else { throw .forbidden("local sources are not enabled") }
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !path.contains("\0"), !components.isEmpty,

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Where a served image comes from, as the URL named it.
-public enum SourceReference: Sendable, Hashable, CustomStringConvertible {
+package enum SourceReference: Sendable, Hashable, CustomStringConvertible {
     /// An `http` or `https` URL.
     case remote(URL)
     /// A `local://` path under the configured root (still unchecked: see ``SourcePolicy``).
     case local(String)
 
     /// Parses a source URL: `http://…`, `https://…` or `local:///path`.
-    public init(parsing text: String) throws(ServeError) {
+    package init(parsing text: String) throws(ServeError) {
         if text.hasPrefix("local://") {
             self = .local(String(text.dropFirst("local://".count)))
             return
@@ -22,7 +22,7 @@ public enum SourceReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The source as the URL named it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .remote(let url): url.absoluteString
         case .local(let path): "local://" + path
@@ -30,7 +30,7 @@ public enum SourceReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The last path component, without extension: the default download name.
-    public var baseName: String {
+    package var baseName: String {
         let path: String
         switch self {
         case .remote(let url): path = url.path

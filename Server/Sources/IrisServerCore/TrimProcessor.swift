@@ -6,25 +6,25 @@ import Iris
 /// in imgproxy, so a transparent border is cut too. With `equalHorizontal` the left and right
 /// cuts are the lesser of the two, likewise `equalVertical`. An image that is all border is
 /// left whole. The geometry that follows sees the trimmed image as the source.
-public struct TrimProcessor: ImageProcessing, Hashable {
+package struct TrimProcessor: ImageProcessing, Hashable {
     /// The trim.
-    public var trim: TrimOption
+    package var trim: TrimOption
     /// Whether the bitmap is upright (`auto_rotate`): the source size follows the bitmap's.
-    public var autoRotate: Bool
+    package var autoRotate: Bool
 
     /// Makes a trim step.
-    public init(trim: TrimOption, autoRotate: Bool) {
+    package init(trim: TrimOption, autoRotate: Bool) {
         self.trim = trim
         self.autoRotate = autoRotate
     }
 
     /// What the memory cache key records.
-    public var identifier: String {
+    package var identifier: String {
         "iris-server.trim(\(trim.threshold),\(trim.color?.hex ?? "corner"),\(trim.equalHorizontal),\(trim.equalVertical))"
     }
 
     /// Returns the trimmed image.
-    public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
+    package func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
         guard let rect = Self.content(of: image.bitmap, trim: trim) else { return image }
         var image = try ImageProcessors.Crop(rect: rect).process(image)
         let size = image.bitmap.size
@@ -33,7 +33,7 @@ public struct TrimProcessor: ImageProcessing, Hashable {
     }
 
     /// The rectangle of what is not border, or `nil` when nothing is cut.
-    public static func content(of bitmap: Bitmap, trim: TrimOption) -> PixelRect? {
+    package static func content(of bitmap: Bitmap, trim: TrimOption) -> PixelRect? {
         let width = bitmap.width, height = bitmap.height
         guard width > 0, height > 0 else { return nil }
         let threshold = Int(trim.threshold.rounded(.down))
@@ -42,7 +42,7 @@ public struct TrimProcessor: ImageProcessing, Hashable {
         let format = bitmap.format, rowBytes = bitmap.bytesPerRow, step = format.bytesPerPixel
         let grey = format == .gray8, hasAlpha = format.hasAlpha
         let (red, blue) = format == .bgra8 || format == .bgrx8 ? (2, 0) : (0, 2)
-        return bitmap.withUnsafeBytes { raw -> PixelRect? in
+        let bounds = bitmap.withUnsafeBytes { raw -> (top: Int, bottom: Int, left: Int, right: Int)? in
             let p = raw.bindMemory(to: UInt8.self)
             // One pass over the rows: the bounds of every pixel that is not border.
             func isBorder(_ i: Int) -> Bool {
@@ -83,21 +83,30 @@ public struct TrimProcessor: ImageProcessing, Hashable {
                 left = min(left, first)
                 right = max(right, last)
             }
-            guard bottom >= 0 else { return nil }
-            var x = left, w = right - left + 1, y = top, h = bottom - top + 1
-            if trim.equalHorizontal {
-                let cut = min(left, width - 1 - right)
-                x = cut
-                w = width - 2 * cut
-            }
-            if trim.equalVertical {
-                let cut = min(top, height - 1 - bottom)
-                y = cut
-                h = height - 2 * cut
-            }
-            let rect = PixelRect(x: x, y: y, width: w, height: h)
-            return rect == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : rect
+            return bottom >= 0 ? (top, bottom, left, right) : nil
         }
+        guard let bounds else { return nil }
+        return rect(bounds, width: width, height: height, trim: trim)
+    }
+
+    /// The rectangle of the content's bounds, the same cut from both sides where `trim` asks
+    /// for equal sides; `nil` when that is the whole image.
+    private static func rect(
+        _ bounds: (top: Int, bottom: Int, left: Int, right: Int), width: Int, height: Int, trim: TrimOption
+    ) -> PixelRect? {
+        var x = bounds.left, w = bounds.right - bounds.left + 1, y = bounds.top, h = bounds.bottom - bounds.top + 1
+        if trim.equalHorizontal {
+            let cut = min(bounds.left, width - 1 - bounds.right)
+            x = cut
+            w = width - 2 * cut
+        }
+        if trim.equalVertical {
+            let cut = min(bounds.top, height - 1 - bounds.bottom)
+            y = cut
+            h = height - 2 * cut
+        }
+        let rect = PixelRect(x: x, y: y, width: w, height: h)
+        return rect == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : rect
     }
 
     /// The colour over magenta (premultiplied: the colour plus magenta where it is transparent).

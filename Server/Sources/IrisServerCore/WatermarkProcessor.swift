@@ -2,16 +2,16 @@ import Iris
 
 /// The watermark image of the configuration, decoded once: premultiplied RGBA, with an
 /// identifier for cache keys and a base opacity that every `watermark` option multiplies.
-public struct Watermark: Sendable {
+package struct Watermark: Sendable {
     /// The image, premultiplied RGBA.
-    public let bitmap: Bitmap
+    package let bitmap: Bitmap
     /// Names this image in cache keys (a digest of its file, say).
-    public let identifier: String
+    package let identifier: String
     /// The configured opacity, 0…1 (imgproxy's `IMGPROXY_WATERMARK_OPACITY`).
-    public let opacity: Double
+    package let opacity: Double
 
     /// A watermark of `bitmap`.
-    public init(bitmap: Bitmap, identifier: String, opacity: Double = 1) {
+    package init(bitmap: Bitmap, identifier: String, opacity: Double = 1) {
         self.bitmap = bitmap.format == .rgba8 ? bitmap : bitmap.converted(to: .rgba8)
         self.identifier = identifier
         self.opacity = min(1, max(0, opacity))
@@ -23,29 +23,29 @@ public struct Watermark: Sendable {
 /// and offsets (pixels times the dpr, or fractions below 1; it may stick out of the image), or
 /// tiled over the whole image with the offsets as the space between tiles; at the option's
 /// opacity times the configured one.
-public struct WatermarkProcessor: ImageProcessing {
+package struct WatermarkProcessor: ImageProcessing {
     /// The image.
-    public var watermark: Watermark
+    package var watermark: Watermark
     /// Where and how strongly.
-    public var option: WatermarkOption
+    package var option: WatermarkOption
     /// Scales pixel offsets (the request's dpr).
-    public var dpr: Double
+    package var dpr: Double
 
     /// Makes a watermark step.
-    public init(watermark: Watermark, option: WatermarkOption, dpr: Double) {
+    package init(watermark: Watermark, option: WatermarkOption, dpr: Double) {
         self.watermark = watermark
         self.option = option
         self.dpr = dpr
     }
 
     /// What the memory cache key records.
-    public var identifier: String {
+    package var identifier: String {
         "iris-server.watermark(\(watermark.identifier),\(watermark.opacity),\(option.opacity),\(option.position),"
             + "\(option.xOffset),\(option.yOffset),\(option.scale),dpr \(dpr))"
     }
 
     /// Returns the image with the watermark laid over it (an animation: every frame).
-    public func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
+    package func process(_ image: LoadedImage) throws(ImageError) -> LoadedImage {
         let size = image.bitmap.size
         let opacity = option.opacity * watermark.opacity
         guard opacity > 0, size.width > 0, size.height > 0 else { return image }

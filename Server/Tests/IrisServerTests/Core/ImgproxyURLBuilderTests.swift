@@ -1,4 +1,5 @@
 import Foundation
+import Iris
 import IrisServerCore
 import Testing
 

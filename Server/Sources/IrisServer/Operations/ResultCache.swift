@@ -9,27 +9,27 @@ import NIOPosix
 /// format the request gets (the one it names, or what its `Accept` allows), the dpr and width (client hints); it
 /// holds the bytes, the format, the ETag and when it was made, and is dropped once older than
 /// ``maxAge``. Only finished images are stored: errors never are.
-public final class ResultCache: Sendable {
+package final class ResultCache: Sendable {
     /// The entries on disk.
-    public let storage: DataCache
+    package let storage: DataCache
     /// How long an entry serves; `nil`: until the size limit pushes it out.
-    public let maxAge: Duration?
+    package let maxAge: Duration?
 
     /// A cached result.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The encoded bytes.
-        public var data: Data
+        package var data: Data
         /// Their format.
-        public var format: OutputFormat
+        package var format: OutputFormat
         /// Whether the format was chosen from `Accept`.
-        public var negotiated: Bool
+        package var negotiated: Bool
         /// The result's strong validator.
-        public var etag: String
+        package var etag: String
         /// When it was made (seconds since 1970).
-        public var created: Int
+        package var created: Int
 
         /// Makes an entry.
-        public init(data: Data, format: OutputFormat, negotiated: Bool, etag: String, created: Int) {
+        package init(data: Data, format: OutputFormat, negotiated: Bool, etag: String, created: Int) {
             self.data = data
             self.format = format
             self.negotiated = negotiated
@@ -39,22 +39,29 @@ public final class ResultCache: Sendable {
     }
 
     /// Opens (or makes) the cache in `directory`, at most `sizeLimit` bytes.
-    public init(directory: URL, sizeLimit: Int, maxAge: Duration? = nil) throws {
+    package init(directory: URL, sizeLimit: Int, maxAge: Duration? = nil) throws {
         storage = try DataCache(directory: directory, sizeLimit: sizeLimit)
         self.maxAge = maxAge
+    }
+
+    /// The result cache `configuration` asks for: `nil` without a folder or with a size limit of 0.
+    static func configured(_ configuration: ServerConfiguration) throws -> ResultCache? {
+        guard let directory = configuration.resultCacheDirectory, configuration.resultCacheSizeLimit > 0 else { return nil }
+        return try ResultCache(
+            directory: directory, sizeLimit: configuration.resultCacheSizeLimit, maxAge: configuration.resultCacheMaxAge)
     }
 
     /// The key of a request: its signed path, the negotiation it falls in and its dpr.
     /// `formats` is the format asked for by name, or what `Accept` leads to for each kind of
     /// source (opaque, with alpha, animated), so two clients share an entry only when they
     /// would get the same format.
-    public static func key(signedPath: String, formats: String, dpr: Double, width: Int = 0) -> String {
+    package static func key(signedPath: String, formats: String, dpr: Double, width: Int = 0) -> String {
         "iris-result 1\n\(signedPath)\n\(formats)\ndpr \(dpr)" + (width != 0 ? "\nwidth \(width)" : "")
     }
 
     /// The entry for `key` at `now`, read on NIO's blocking-I/O pool (never on a cooperative
     /// thread); a damaged or expired entry is removed and missed.
-    public func entry(for key: String, now: Date = Date()) async -> Entry? {
+    package func entry(for key: String, now: Date = Date()) async -> Entry? {
         let storage = storage
         guard let bytes = try? await NIOThreadPool.singleton.runIfActive({ storage.data(for: key) }) else { return nil }
         guard let entry = Self.decode(bytes) else {
@@ -69,7 +76,7 @@ public final class ResultCache: Sendable {
     }
 
     /// Stores `entry` for `key` (the write happens in the background).
-    public func store(_ entry: Entry, for key: String) {
+    package func store(_ entry: Entry, for key: String) {
         storage.store(Self.encode(entry), for: key)
     }
 

@@ -111,13 +111,13 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// What unsigned URLs may ask for in public mode; `nil` when it is off.
-    public var publicAccess: PublicAccess? {
+    package var publicAccess: PublicAccess? {
         publicMode ? PublicAccess(ladder: publicSizes, allowedSources: sourcePolicy.allowedPrefixes) : nil
     }
 
     /// The reader of image URLs this configuration serves: its signature, development mode,
     /// public mode and presets.
-    public var urlReader: ImgproxyURL {
+    package var urlReader: ImgproxyURL {
         ImgproxyURL(
             signature: urlSignature, acceptsUnsigned: development, options: OptionParser(presets: presets),
             publicAccess: publicAccess)

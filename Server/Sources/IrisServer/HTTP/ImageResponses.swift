@@ -1,28 +1,29 @@
 import Foundation
+import Iris
 import HTTPTypes
 import Hummingbird
 import IrisServerCore
 
 /// Turns a ``ServeResult`` into an HTTP response: the headers a CDN expects on images, none
 /// of the caching ones on errors.
-public struct ImageResponses: Sendable {
+package struct ImageResponses: Sendable {
     /// `Cache-Control: max-age` of results, in seconds.
-    public var cacheTTL: Int
+    package var cacheTTL: Int
     /// `Retry-After` of a 429, in seconds.
-    public var retryAfterSeconds: Int
+    package var retryAfterSeconds: Int
 
     /// Whether client hints are on (`Accept-CH`, `Vary` on the hint headers).
-    public var clientHints: Bool
+    package var clientHints: Bool
 
     /// Makes the response builder.
-    public init(cacheTTL: Int, retryAfterSeconds: Int, clientHints: Bool = false) {
+    package init(cacheTTL: Int, retryAfterSeconds: Int, clientHints: Bool = false) {
         self.cacheTTL = cacheTTL
         self.retryAfterSeconds = retryAfterSeconds
         self.clientHints = clientHints
     }
 
     /// The response for `result`, at `now` (for `expires`).
-    public func response(for result: ServeResult, now: Date = Date()) -> Response {
+    package func response(for result: ServeResult, now: Date = Date()) -> Response {
         switch result {
         case .image(let image):
             var headers = commonHeaders(
@@ -42,7 +43,7 @@ public struct ImageResponses: Sendable {
     }
 
     /// A plain-text error with its one-line reason; never cacheable.
-    public func errorResponse(_ error: ServeError) -> Response {
+    package func errorResponse(_ error: ServeError) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"
         headers[.cacheControl] = "no-store"

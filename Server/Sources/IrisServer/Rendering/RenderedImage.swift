@@ -1,27 +1,28 @@
 import Foundation
+import Iris
 import IrisServerCore
 
 /// How long each part of a render took, for `Server-Timing`.
-public struct RenderTimings: Sendable, Equatable {
+package struct RenderTimings: Sendable, Equatable {
     /// Loading the source (the disk cache or the network).
-    public var fetch: Duration = .zero
+    package var fetch: Duration = .zero
     /// Decoding at the target size.
-    public var decode: Duration = .zero
+    package var decode: Duration = .zero
     /// The processors.
-    public var process: Duration = .zero
+    package var process: Duration = .zero
     /// Encoding the result.
-    public var encode: Duration = .zero
+    package var encode: Duration = .zero
     /// Whether the result cache had the result (`nil`: no result cache).
-    public var resultCacheHit: Bool?
+    package var resultCacheHit: Bool?
     /// Looking the result up in the result cache.
-    public var resultCacheLookup: Duration = .zero
+    package var resultCacheLookup: Duration = .zero
 
     /// Makes timings, all zero.
-    public init() {}
+    package init() {}
 
     /// `fetch;dur=1.2, decode;dur=3.4, process;dur=0.5, encode;dur=2.0` (milliseconds), then
     /// `result-cache;desc=miss;dur=0.1` with a result cache; a hit is `result-cache;desc=hit;dur=0.1` alone.
-    public var serverTiming: String {
+    package var serverTiming: String {
         func ms(_ duration: Duration) -> String {
             let (seconds, attoseconds) = duration.components
             let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
@@ -35,44 +36,68 @@ public struct RenderTimings: Sendable, Equatable {
 }
 
 /// What a render knows before decoding: enough to answer `If-None-Match` with a 304.
-public struct PreparedRender: Sendable {
+package struct PreparedRender: Sendable {
     /// The request.
-    public var request: ServeRequest
+    package var request: ServeRequest
     /// The source's bytes.
-    public var data: Data
+    package var data: Data
     /// The output format.
-    public var format: OutputFormat
+    package var format: OutputFormat
     /// Whether the format was chosen from `Accept` (`Vary: Accept`).
-    public var negotiated: Bool
+    package var negotiated: Bool
     /// Whether the source is animated (from its header).
-    public var isAnimated: Bool
+    package var isAnimated: Bool
     /// The strong validator of the result.
-    public var etag: String
+    package var etag: String
     /// Timings so far (fetch).
-    public var timings: RenderTimings
+    package var timings: RenderTimings
     /// The source's format when it is served as it is (`raw`, `skip_processing`).
-    public var passthrough: SourceFormatName?
+    package var passthrough: SourceFormatName?
+    /// The source's bytes with their decoder and header, read once while planning (`nil` for
+    /// a result cache's 304 and a source served as it is).
+    var held: HeldImageData?
+}
+
+extension PreparedRender {
+    /// A source served as it is (`raw`, `skip_processing`): its own media type, and an ETag
+    /// of its bytes.
+    init(passingThrough request: ServeRequest, data: Data, source: SourceFormatName, timings: RenderTimings) {
+        self.init(
+            request: request, data: data, format: OutputFormat(extension: source.name) ?? .jpeg,
+            negotiated: false, isAnimated: false,
+            etag: ETag.of(request, format: "as-is " + source.name, data: data), timings: timings, passthrough: source)
+    }
 }
 
 /// An encoded result.
-public struct RenderedImage: Sendable {
+package struct RenderedImage: Sendable {
     /// The request it answers.
-    public var request: ServeRequest
+    package var request: ServeRequest
     /// The bytes.
-    public var data: Data
+    package var data: Data
     /// Their format.
-    public var format: OutputFormat
+    package var format: OutputFormat
     /// Whether the format was chosen from `Accept`.
-    public var negotiated: Bool
+    package var negotiated: Bool
     /// The strong validator.
-    public var etag: String
+    package var etag: String
     /// Where the time went.
-    public var timings: RenderTimings
+    package var timings: RenderTimings
     /// The source's format when the bytes are the source's, as they are (`raw`, `skip_processing`).
-    public var passthrough: SourceFormatName? = nil
+    package var passthrough: SourceFormatName? = nil
 
     /// The `Content-Type` of the bytes.
-    public var mimeType: String { passthrough?.mimeType ?? format.mimeType }
+    package var mimeType: String { passthrough?.mimeType ?? format.mimeType }
+}
+
+extension RenderedImage {
+    /// The source's bytes of a request served as it is (`raw`, `skip_processing`).
+    init(passingThrough prepared: PreparedRender) {
+        self.init(
+            request: prepared.request, data: prepared.data, format: prepared.format,
+            negotiated: false, etag: prepared.etag, timings: prepared.timings,
+            passthrough: prepared.passthrough)
+    }
 }
 
 /// The service's name and version (part of every ETag: a new version renders anew).

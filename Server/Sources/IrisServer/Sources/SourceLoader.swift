@@ -15,20 +15,20 @@ import NIOPosix
 /// and connects to the checked address only (no second lookup a rebinding DNS could answer
 /// differently). The whole download, redirects included, has ``timeout``; the body is bounded
 /// by the pipeline's byte limit while it streams.
-public struct SourceLoader: DataLoading {
+package struct SourceLoader: DataLoading {
     /// Which addresses may be connected to.
-    public let policy: SourcePolicy
+    package let policy: SourcePolicy
     /// Resolves host names.
-    public let resolver: any AddressResolving
+    package let resolver: any AddressResolving
     /// The longest a download may take.
-    public let timeout: Duration
+    package let timeout: Duration
     /// The most redirects followed.
-    public let maxRedirects: Int
+    package let maxRedirects: Int
     /// Told the URL of every download the loader starts (for the metrics).
-    public let onDownload: @Sendable (URL) -> Void
+    package let onDownload: @Sendable (URL) -> Void
 
     /// Makes a loader.
-    public init(
+    package init(
         policy: SourcePolicy, resolver: any AddressResolving = SystemAddressResolver(), timeout: Duration = .seconds(10),
         maxRedirects: Int = 10, onDownload: @escaping @Sendable (URL) -> Void = { _ in }
     ) {
@@ -40,7 +40,7 @@ public struct SourceLoader: DataLoading {
     }
 
     /// Streams the response and body of `request`, following redirects by hand.
-    public func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+    package func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         if let url = request.url { onDownload(url) }
         return AsyncThrowingStream { continuation in
             let task = Task {

@@ -7,20 +7,20 @@ import IrisServerCore
 /// The child gets the video on its standard input and limits of its own (address space, CPU
 /// time, no core file) and answers a PNG of the poster at the decode target, which the service
 /// then renders as any still.
-public struct VideoPosterProcess: Sendable {
+package struct VideoPosterProcess: Sendable {
     /// The `iris-video-poster` executable.
-    public var executable: URL
+    package var executable: URL
     /// Address space the child may take, in bytes.
-    public var memoryBytes: Int
+    package var memoryBytes: Int
     /// CPU seconds the child may use.
-    public var cpuSeconds: Int
+    package var cpuSeconds: Int
     /// The source limits the child checks from the video's header.
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// The most source bytes.
-    public var maxBytes: Int
+    package var maxBytes: Int
 
     /// Makes a runner.
-    public init(executable: URL, memoryBytes: Int = 4 << 30, cpuSeconds: Int = 60, maxPixels: Int, maxBytes: Int) {
+    package init(executable: URL, memoryBytes: Int = 4 << 30, cpuSeconds: Int = 60, maxPixels: Int, maxBytes: Int) {
         self.executable = executable
         self.memoryBytes = memoryBytes
         self.cpuSeconds = cpuSeconds
@@ -29,7 +29,7 @@ public struct VideoPosterProcess: Sendable {
     }
 
     /// `iris-video-poster` next to the running executable (the service's, or the tests').
-    public static var besideThisExecutable: URL {
+    package static var besideThisExecutable: URL {
         let this = URL(
             fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                 ?? CommandLine.arguments[0])
@@ -38,7 +38,7 @@ public struct VideoPosterProcess: Sendable {
 
     /// The poster of `video` as a PNG, decoded at `target` (`nil`: the video's size). A child
     /// that crashes or is killed is a 500 for this request only; a refusal keeps its status.
-    public func poster(of video: Data, target: DecodeTarget?) async throws(ServeError) -> Data {
+    package func poster(of video: Data, target: DecodeTarget?) async throws(ServeError) -> Data {
         var arguments = [
             "--max-pixels", String(maxPixels), "--max-bytes", String(maxBytes),
             "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds),

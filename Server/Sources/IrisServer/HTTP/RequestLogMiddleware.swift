@@ -6,15 +6,15 @@ import Logging
 /// One structured log line per request, at `info`: its request id, method, path, status,
 /// bytes and duration. The id is the client's `X-Request-Id` when it is a plain token (as
 /// nginx's `$request_id` is), else a new random one; the response carries it back.
-public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Where the lines go.
-    public let logger: Logger
+    package let logger: Logger
 
     /// Makes the middleware.
-    public init(logger: Logger) { self.logger = logger }
+    package init(logger: Logger) { self.logger = logger }
 
     /// Logs `request` once it is answered.
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let id = Self.requestID(request.headers[.xRequestID])
         let clock = ContinuousClock()
         let started = clock.now

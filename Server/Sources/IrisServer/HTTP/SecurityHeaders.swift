@@ -5,15 +5,15 @@ import Hummingbird
 /// and a Content-Security-Policy that lets nothing run (a result opened as a document, an SVG
 /// say, cannot script or load anything). A response that names its own policy keeps it: only
 /// the development playground's page does, to run its own script.
-public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The policy sent.
-    public static var contentSecurityPolicy: String { "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox" }
+    package static var contentSecurityPolicy: String { "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox" }
 
     /// Makes the middleware.
-    public init() {}
+    package init() {}
 
     /// Adds the headers to the response of `next`, or to the error response it threw.
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
             response = try await next(request, context)

@@ -1,3 +1,4 @@
+import Iris
 import CoreMetrics
 import IrisServerCore
 import Prometheus
@@ -29,12 +30,12 @@ public final class ServerMetrics: Sendable {
     private let sourceBytes: CoreMetrics.Counter
 
     /// Stages of a render, as named in the histograms and in `Server-Timing`.
-    public enum Stage: String, Sendable, CaseIterable {
+    package enum Stage: String, Sendable, CaseIterable {
         case fetch, decode, process, encode
     }
 
     /// Makes the metrics in a new registry.
-    public init() {
+    package init() {
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
@@ -55,19 +56,34 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    /// Counts an answer: its status and format, a render's stages (not a result cache hit's),
+    /// a refusal's reason.
+    func record(_ result: ServeResult) {
+        switch result {
+        case .image(let image):
+            request(status: 200, format: image.format)
+            if image.timings.resultCacheHit != true { stages(image.timings) }
+        case .notModified(let prepared):
+            request(status: 304, format: prepared.format)
+        case .failure(let error):
+            request(status: error.status, format: nil)
+            refusal(error)
+        }
+    }
+
     /// Counts an image request answered with `status` in `format` (`nil` on errors).
-    public func request(status: Int, format: OutputFormat?) {
+    package func request(status: Int, format: OutputFormat?) {
         counter("iris_requests_total", [("status", String(status)), ("format", format?.rawValue ?? "none")]).increment()
     }
 
     /// Records how long a stage took.
-    public func stage(_ stage: Stage, _ duration: Duration) {
+    package func stage(_ stage: Stage, _ duration: Duration) {
         CoreMetrics.Timer(label: "iris_stage_duration_seconds", dimensions: [("stage", stage.rawValue)], factory: factory)
             .recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Records every stage of a finished render (a stage another request did counts as zero).
-    public func stages(_ timings: RenderTimings) {
+    package func stages(_ timings: RenderTimings) {
         stage(.fetch, timings.fetch)
         stage(.decode, timings.decode)
         stage(.process, timings.process)
@@ -75,14 +91,14 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts a remote source found in the source cache, downloaded (with its bytes) or joined.
-    public func source(_ outcome: SourceOutcome, bytes: Int = 0) {
+    package func source(_ outcome: SourceOutcome, bytes: Int = 0) {
         counter("iris_source_cache_total", [("outcome", outcome.rawValue)]).increment()
         if outcome == .coalesced { coalesced.increment() }
         if outcome == .miss, bytes > 0 { sourceBytes.increment(by: bytes) }
     }
 
     /// How a remote source was had.
-    public enum SourceOutcome: String, Sendable {
+    package enum SourceOutcome: String, Sendable {
         /// From the source cache on disk.
         case hit
         /// Downloaded.
@@ -92,12 +108,12 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts a result cache lookup.
-    public func resultCache(hit: Bool) {
+    package func resultCache(hit: Bool) {
         counter("iris_result_cache_total", [("outcome", hit ? "hit" : "miss")]).increment()
     }
 
     /// Counts a refusal or failure by its reason.
-    public func refusal(_ error: ServeError) {
+    package func refusal(_ error: ServeError) {
         counter("iris_refusals_total", [("reason", Self.reason(error.status))]).increment()
         if error.status == 429 { busy.increment() }
     }
@@ -121,7 +137,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Every metric in Prometheus's text format, with the work queue's `load` as of now.
-    public func exposition(load: (running: Int, waiting: Int)) -> String {
+    package func exposition(load: (running: Int, waiting: Int)) -> String {
         inFlight.record(load.running)
         queued.record(load.waiting)
         return registry.emitToString()

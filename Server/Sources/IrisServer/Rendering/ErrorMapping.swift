@@ -4,7 +4,7 @@ import IrisServerCore
 extension ServeError {
     /// The response for a pipeline error: a one-line reason without paths, addresses or the
     /// libraries' own messages; a policy refusal inside a load error comes out as it is.
-    public init(_ error: ImageError) {
+    package init(_ error: ImageError) {
         if let inner = error.underlyingError as? ServeError {
             self = inner
             return

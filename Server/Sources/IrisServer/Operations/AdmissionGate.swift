@@ -15,7 +15,7 @@ import Synchronization
 /// Render slots: at most `maxRunning` of the admitted render at once, the others wait for a
 /// slot in arrival order. A request waiting for its source (a slow origin) holds its admission
 /// but no render slot, so it never keeps the cores from requests whose sources are at hand.
-public final class AdmissionGate: Sendable {
+package final class AdmissionGate: Sendable {
     private struct Waiter {
         let id: UInt64
         let source: String
@@ -34,16 +34,16 @@ public final class AdmissionGate: Sendable {
 
     private let state = Mutex(State())
     /// The most renders at once.
-    public let maxRunning: Int
+    package let maxRunning: Int
     /// The most admitted requests not rendering (fetching or waiting for a slot).
-    public let maxWaiting: Int
+    package let maxWaiting: Int
     /// The most source bytes held by requests waiting for a slot, each source counted once.
-    public let maxWaitingBytes: Int
+    package let maxWaitingBytes: Int
     /// The longest a request waits for a render slot before it is answered 429.
-    public let queueTimeout: Duration
+    package let queueTimeout: Duration
 
     /// Makes a gate.
-    public init(maxRunning: Int, maxWaiting: Int, maxWaitingBytes: Int = .max, queueTimeout: Duration = .seconds(3600)) {
+    package init(maxRunning: Int, maxWaiting: Int, maxWaitingBytes: Int = .max, queueTimeout: Duration = .seconds(3600)) {
         self.maxRunning = max(1, maxRunning)
         self.maxWaiting = max(0, maxWaiting)
         self.maxWaitingBytes = max(0, maxWaitingBytes)
@@ -54,7 +54,7 @@ public final class AdmissionGate: Sendable {
 
     /// Admits a request into the work, or throws 429 when `maxRunning + maxWaiting` are in it.
     /// Every successful `admit` is paired with one ``dismiss()``.
-    public func admit() throws(ServeError) {
+    package func admit() throws(ServeError) {
         let admitted = state.withLock { state in
             guard state.admitted < maxRunning + maxWaiting else { return false }
             state.admitted += 1
@@ -64,21 +64,21 @@ public final class AdmissionGate: Sendable {
     }
 
     /// Gives back the admission an ``admit()`` took.
-    public func dismiss() {
+    package func dismiss() {
         state.withLock { $0.admitted -= 1 }
     }
 
     /// Renders running now, and admitted requests not rendering (fetching or waiting for a slot).
-    public var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.admitted - $0.running) } }
+    package var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.admitted - $0.running) } }
 
     /// Source bytes held by requests waiting for a render slot now.
-    public var waitingBytes: Int { state.withLock { $0.heldBytes } }
+    package var waitingBytes: Int { state.withLock { $0.heldBytes } }
 
     /// Takes a render slot for an admitted request whose source `source` has `bytes`, waiting
     /// for one in arrival order; throws 429 when waiting would hold more source bytes than
     /// ``maxWaitingBytes``, or after ``queueTimeout`` without a slot. Every `enter` that
     /// returns is paired with one ``leave()``.
-    public func enter(source: String = "", bytes: Int = 0) async throws(ServeError) {
+    package func enter(source: String = "", bytes: Int = 0) async throws(ServeError) {
         let outcome: Int? = state.withLock { state in
             if state.running < maxRunning && state.waiting.isEmpty {
                 state.running += 1
@@ -116,7 +116,7 @@ public final class AdmissionGate: Sendable {
     }
 
     /// Gives back the render slot an ``enter(source:bytes:)`` took: to the first waiter, if any.
-    public func leave() {
+    package func leave() {
         let next: Waiter? = state.withLock { state in
             if let next = state.waiting.popFirst() {
                 Self.release(next.source, in: &state)
