@@ -209,12 +209,7 @@ public final class ImageRenderer: Sendable {
         if ImageFormat.videoFormats.contains(sniffed) && !configuration.videoSources {
             throw ServeError(status: 415, "video sources are turned off on this service (--video, IRIS_VIDEO)")
         }
-        // Neither rasterised nor passed through (`raw` included): an SVG served from this
-        // origin could run its scripts, and one rasterised could fetch what it references.
-        if sniffed == .svg {
-            throw ServeError(status: 415, "SVG sources are not served: the service neither rasterises nor passes them through")
-        }
-        if options.raw {
+        if options.raw, SVGSources.servedAsIs(sniffed) {
             // Served as it is: only its media type is read, from its bytes.
             guard let name = SourceFormatName(sniffed) else { throw .unprocessable("the source is not an image the service can read") }
             return passthrough(request, data: data, source: name, timings: timings)
@@ -250,7 +245,7 @@ public final class ImageRenderer: Sendable {
             throw .tooLarge("an animation frame is over the URL's frame resolution limit")
         }
         // imgproxy skips only when the output format is the source's, or left open.
-        if let name = SourceFormatName(header.format), options.skipProcessing.contains(name.name),
+        if let name = SourceFormatName(header.format), options.skipProcessing.contains(name.name), SVGSources.servedAsIs(header.format),
             options.format.map({ SourceFormatName($0.rawValue) == name }) ?? true
         {
             return passthrough(request, data: data, source: name, timings: timings)
