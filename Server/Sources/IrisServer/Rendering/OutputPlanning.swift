@@ -11,7 +11,7 @@ extension ImageRenderer {
         let options = request.options
         let header = held.header
         // imgproxy skips only when the output format is the source's, or left open.
-        if let name = SourceFormatName(header.format), options.skipProcessing.contains(name.name),
+        if let name = SourceFormatName(header.format), options.skipProcessing.contains(name.name), SVGSources.servedAsIs(header.format),
             options.format.map({ SourceFormatName($0.rawValue) == name }) ?? true
         {
             return PreparedRender(passingThrough: request, data: held.data, source: name, timings: timings)

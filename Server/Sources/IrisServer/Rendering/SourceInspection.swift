@@ -20,7 +20,7 @@ extension ImageRenderer {
         // Sniffed by every decoder's rule (a video container by its bytes, never by FFmpeg).
         let sniffed = ImageDecoderRegistry.standard.format(of: fetched.data)
         try refuseUnserved(sniffed)
-        if options.raw {
+        if options.raw, SVGSources.servedAsIs(sniffed) {
             // Served as it is: only its media type is read, from its bytes.
             guard let name = SourceFormatName(sniffed) else { throw .unprocessable("the source is not an image the service can read") }
             return .asIs(name, fetched.data)
@@ -30,15 +30,11 @@ extension ImageRenderer {
         return .image(try readHeader(data, of: fetched, for: request))
     }
 
-    /// Refuses the formats the service does not serve: video when turned off, and SVG, neither
-    /// rasterised nor passed through (`raw` included): an SVG served from this origin could run
-    /// its scripts, and one rasterised could fetch what it references.
+    /// Refuses the formats the service does not serve: video when turned off. (An SVG is
+    /// rasterised, never passed through: ``SVGSources``.)
     private func refuseUnserved(_ format: ImageFormat) throws(ServeError) {
         if ImageFormat.videoFormats.contains(format) && !configuration.videoSources {
             throw ServeError(status: 415, "video sources are turned off on this service (--video, IRIS_VIDEO)")
-        }
-        if format == .svg {
-            throw ServeError(status: 415, "SVG sources are not served: the service neither rasterises nor passes them through")
         }
     }
 

@@ -6,7 +6,7 @@ import IrisServer
 import Testing
 
 /// Sources imgproxy reads that Iris reads through Debian's libraries (TIFF with libtiff, BMP and
-/// ICO with gdk-pixbuf), written by ImageMagick; and SVG, which the service refuses.
+/// ICO with gdk-pixbuf and PNG), written by ImageMagick (SVG: SVGSourceTests).
 @Suite(
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: "/usr/bin/convert"),
@@ -64,12 +64,47 @@ struct SourceFormatTests {
         #expect(response.status.code == 422 && response.text.contains("TIFF"), "\(response.status) \(response.text)")
     }
 
-    /// SVG is neither rasterised nor passed through, `raw` included.
-    @Test("An SVG source is a 415 saying SVG is not served", arguments: [["rs:fit:40:40"], ["raw:1"]])
-    func svgIsRefused(options: [String]) async throws {
-        let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>"#.utf8)
-        let response = try await get(options, file: "x.svg", data: svg)
-        #expect(response.status.code == 415, "\(response.status) \(response.text)")
-        #expect(response.text.contains("SVG sources are not served"), "\(response.text)")
+    /// ImageMagick writes the 256-pixel image as PNG (a Vista icon), the others as bitmaps: the
+    /// largest is served, as imgproxy serves it.
+    @Test("An icon whose largest image is PNG-compressed is served from that image")
+    func iconWithPNGImage() async throws {
+        let data = try await Self.converted("icon.ico", ["-resize", "256x192!", "-define", "icon:auto-resize=16,256,48"])
+        let response = try await get(["rs:fit:100:100"], file: "icon.ico", data: data)
+        #expect(response.status == .ok, "\(response.text)")
+        let image = try TestImages.decode(response.data)
+        #expect(image.bitmap.size == PixelSize(width: 100, height: 100))
+        let top = image.bitmap.rgba(x: 50, y: 5), bottom = image.bitmap.rgba(x: 50, y: 94)
+        #expect(top.r > 200 && top.b < 50 && bottom.b > 200 && bottom.r < 50, "\(top) over \(bottom)")
+    }
+
+    /// The halves tagged Adobe RGB (1998) by ImageMagick: the served PNG is sRGB, the pure red
+    /// and blue of the source's numbers moved as Little CMS moves them (ImageMagick's own
+    /// `-profile sRGB.icc` conversion of the same file is the reference).
+    @Test("A TIFF with an embedded ICC profile is served in sRGB")
+    func tiffWithProfile() async throws {
+        let colord = "/usr/share/color/icc/colord/"
+        let data = try await Self.converted("adobe.tif", ["-profile", colord + "AdobeRGB1998.icc", "-compress", "lzw"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iris-server-tiff-icc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiff = folder.appendingPathComponent("adobe.tif"), reference = folder.appendingPathComponent("srgb.png")
+        try data.write(to: tiff)
+        let status = try await runTool(
+            "/usr/bin/convert", [tiff.path, "-profile", colord + "sRGB.icc", "-strip", "PNG24:" + reference.path])
+        try #require(status == 0)
+        let response = try await get(["rs:fit:400:300"], file: "adobe.tif", data: data)
+        #expect(response.status == .ok, "\(response.text)")
+        let served = try TestImages.decode(response.data).bitmap
+        let theirs = try TestImages.decode(Data(contentsOf: reference)).bitmap
+        #expect(served.size == theirs.size)
+        var worst = 0
+        for (x, y) in [(10, 10), (200, 75), (390, 140), (10, 160), (200, 225), (390, 290)] {
+            let p = served.rgba(x: x, y: y), q = theirs.rgba(x: x, y: y)
+            worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+        }
+        #expect(worst <= 3, "differs from Little CMS's sRGB by \(worst)")
+        // Not a test of nothing: the source's 20s (Adobe RGB's gamma 2.2) are darker in sRGB.
+        let blue = served.rgba(x: 200, y: 225)
+        #expect(Int(blue.r) <= 15 && Int(blue.g) <= 15, "\(blue)")
     }
 }
