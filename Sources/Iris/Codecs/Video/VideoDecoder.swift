@@ -94,6 +94,8 @@ struct VideoDecoder: ImageDecoding {
         var chosen: Bitmap?
         switch choice {
         case .firstNonBlack:
+            // The first frames, one at a time: each comes out as soon as it is decoded.
+            reader.threading = .slices
             var looked = 0
             while try reader.decodeNextFrame() {
                 let bitmap = try reader.scaledFrame(to: storedOutput)
