@@ -189,6 +189,37 @@ final class FFmpegVideoReader {
         guard result >= 0 else { throw error(for: result, while: "opening the \(info.codecName) decoder") }
     }
 
+    /// Decodes the stream's first frame alone into ``frame``: the first packet the decoder
+    /// takes, then the decoder drained, so that no frame after it is decoded. A decoder that
+    /// reorders frames (H.264 and HEVC with B-frames) otherwise gives the first one only once
+    /// it has decoded as many frames past it as it may reorder. `false` when that packet gives
+    /// no frame (a stream that starts with frames that need earlier ones). Either way the
+    /// decoder is then drained: ``seek(toSeconds:)`` before decoding on.
+    func decodeFirstFrame() throws(ImageError) -> Bool {
+        try openDecoder()
+        guard let codec, let packet, let frame, let container else { return false }
+        while !draining {
+            if input.isPastDeadline, let limit = input.timeLimit { throw .overLimit(.decodingTime(limit: limit)) }
+            let read = av_read_frame(container, packet)
+            guard read >= 0 else {
+                guard read == FFmpegError.eof else { throw error(for: read, while: "reading a packet") }
+                break
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(codec, packet)
+            if sent == FFmpegError.invalidData { continue }
+            guard sent >= 0 else { throw error(for: sent, while: "decoding a packet") }
+            break
+        }
+        draining = true
+        _ = avcodec_send_packet(codec, nil)
+        let received = avcodec_receive_frame(codec, frame)
+        if received == 0 { return true }
+        guard received == FFmpegError.eof || received == FFmpegError.again else { throw error(for: received, while: "decoding a frame") }
+        return false
+    }
+
     /// Decodes the next frame in presentation order into ``frame``; `false` at the end of the
     /// stream. Throws when the deadline passes, or the data is corrupt or ends early.
     func decodeNextFrame() throws(ImageError) -> Bool {
