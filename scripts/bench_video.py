@@ -8,12 +8,17 @@ times; tools take turns, best of three (BENCH_RUNS). iris also runs with no --at
 poster, the first frame that is not black). Prints thumbnails/s and peak RSS per tool and clip,
 and the like-for-like ratios: iris's poster against ffmpegthumbnailer (each a representative
 frame), iris --at against ffmpeg -ss (each the exact frame at a time).
+
+Then a folder, as people thumbnail one: BENCH_BATCH copies of each clip (hard links), thumbnailed
+by one `iris thumbnail` over the folder (its --jobs default) against ffmpegthumbnailer run once
+per file, one after another (a shell loop); best of three, and the ratio.
 """
 import os, shutil, subprocess, sys, tempfile, time
 from bench_common import timed
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+BATCH = int(os.environ.get("BENCH_BATCH", "12"))
 SIZE = 320
 CLIPS = [  # (label, file, ffmpeg arguments that make it)
     ("H.264 1080p 10 s MP4", "h264-1080p.mp4",
@@ -41,7 +46,7 @@ def main():
             subprocess.run(["ffmpeg", "-v", "error", "-y"] + args + [path], check=True)
     print(f"{os.cpu_count()} cores; load average at start {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     tools = ["iris --at", "iris poster", "ffmpegthumbnailer", "ffmpeg -ss"]
-    rows = []
+    rows, batches = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for label, name, _ in CLIPS:
             clip = os.path.join(corpus, name)
@@ -68,6 +73,7 @@ def main():
                     if tool not in best or total < best[tool][0]:
                         best[tool] = (total, peak)
             rows.append((label, {tool: (REPEATS / secs, rss) for tool, (secs, rss) in best.items()}))
+            batches.append((label, batch(iris, clip, tmp)))
     width = max(len(t) for t in tools)
     for label, results in rows:
         print(f"\n{label} (frame at 10 %, {SIZE} px, {REPEATS} processes, best of {RUNS})")
@@ -79,6 +85,33 @@ def main():
         # decode from the key frame before it up to the time).
         print("  iris poster vs ffmpegthumbnailer: %.2fx; iris --at vs ffmpeg -ss: %.2fx" %
               (results["iris poster"][0] / results["ffmpegthumbnailer"][0], results["iris --at"][0] / results["ffmpeg -ss"][0]))
+    print(f"\nA folder of {BATCH} copies of a clip ({SIZE} px posters, best of {RUNS}): thumbnails/s")
+    for label, (iris_rate, peer_rate) in batches:
+        print(f"  {label:<22}  iris thumbnail (one process) {iris_rate:6.1f}  ffmpegthumbnailer (a process per file) "
+              f"{peer_rate:6.1f}  ratio {iris_rate / peer_rate:.2f}x")
+
+def batch(iris, clip, tmp):
+    """(iris's thumbnails/s over a folder of BATCH copies of `clip` in one process,
+    ffmpegthumbnailer's run once per file), best of RUNS each."""
+    folder = os.path.join(tmp, "folder")
+    shutil.rmtree(folder, ignore_errors=True); os.makedirs(folder)
+    extension = os.path.splitext(clip)[1]
+    files = [os.path.join(folder, f"clip{i:03d}{extension}") for i in range(BATCH)]
+    for path in files:
+        os.link(clip, path)
+    out = os.path.join(tmp, "batch-out")
+    best_iris = best_peer = float("inf")
+    for _ in range(RUNS):
+        shutil.rmtree(out, ignore_errors=True); os.makedirs(out)
+        best_iris = min(best_iris, timed([iris, "thumbnail", "--size", str(SIZE), "--out", out] + files)[0])
+        shutil.rmtree(out, ignore_errors=True); os.makedirs(out)
+        total = 0.0
+        for i, path in enumerate(files):
+            total += timed(["ffmpegthumbnailer", "-s", str(SIZE), "-t", "10%", "-q", "8", "-i", path,
+                            "-o", os.path.join(out, f"thumb{i:03d}.jpg")])[0]
+        best_peer = min(best_peer, total)
+    shutil.rmtree(folder)
+    return BATCH / best_iris, BATCH / best_peer
 
 if __name__ == "__main__":
     sys.exit(main())

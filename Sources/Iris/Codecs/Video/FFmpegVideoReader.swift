@@ -19,6 +19,9 @@ final class FFmpegVideoReader {
     private var scaler: OpaquePointer?
     private let streamIndex: Int32
     private var draining = false
+    /// How the decoder spreads its work over threads: set before the first frame (the decoder
+    /// opens with it).
+    var threading = VideoDecoderThreading.frames
     /// What the header says.
     let info: VideoInfo
     /// The stream's time base, seconds per timestamp unit.
@@ -109,7 +112,8 @@ final class FFmpegVideoReader {
         return memory
     }
 
-    /// Whether no video stream has its size, codec and frame rate (or frame count) from the
+    /// Whether no video stream has its size, codec and frame rate, and its frame count or
+    /// duration (from which ``VideoDecoder`` estimates the count, as for WebM), from the
     /// container's header alone.
     private static func needsProbing(_ container: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         for index in 0..<Int(container.pointee.nb_streams) {
@@ -117,8 +121,9 @@ final class FFmpegVideoReader {
                 parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO
             else { continue }
             let sized = parameters.pointee.width > 0 && parameters.pointee.height > 0 && parameters.pointee.codec_id != AV_CODEC_ID_NONE
-            let timed = stream.pointee.avg_frame_rate.num > 0 && stream.pointee.avg_frame_rate.den > 0 && stream.pointee.nb_frames > 0
-            if sized && timed { return false }
+            let rated = stream.pointee.avg_frame_rate.num > 0 && stream.pointee.avg_frame_rate.den > 0
+            let counted = stream.pointee.nb_frames > 0 || stream.pointee.duration > 0 || container.pointee.duration > 0
+            if sized && rated && counted { return false }
         }
         return true
     }
@@ -177,11 +182,42 @@ final class FFmpegVideoReader {
         var result = avcodec_parameters_to_context(codec, parameters)
         guard result >= 0 else { throw error(for: result, while: "reading the stream's parameters") }
         codec.pointee.pkt_timebase = stream.pointee.time_base
-        // FFmpeg's threads (one per core): a poster at a time decodes every frame from the key
-        // frame before it, which frame threading speeds up.
+        // FFmpeg's threads (one per core), of the kind ``threading`` says.
         codec.pointee.thread_count = 0
+        codec.pointee.thread_type = threading.ffmpegThreadType
         result = avcodec_open2(codec, decoder, nil)
         guard result >= 0 else { throw error(for: result, while: "opening the \(info.codecName) decoder") }
+    }
+
+    /// Decodes the stream's first frame alone into ``frame``: the first packet the decoder
+    /// takes, then the decoder drained, so that no frame after it is decoded. A decoder that
+    /// reorders frames (H.264 and HEVC with B-frames) otherwise gives the first one only once
+    /// it has decoded as many frames past it as it may reorder. `false` when that packet gives
+    /// no frame (a stream that starts with frames that need earlier ones). Either way the
+    /// decoder is then drained: ``seek(toSeconds:)`` before decoding on.
+    func decodeFirstFrame() throws(ImageError) -> Bool {
+        try openDecoder()
+        guard let codec, let packet, let frame, let container else { return false }
+        while !draining {
+            if input.isPastDeadline, let limit = input.timeLimit { throw .overLimit(.decodingTime(limit: limit)) }
+            let read = av_read_frame(container, packet)
+            guard read >= 0 else {
+                guard read == FFmpegError.eof else { throw error(for: read, while: "reading a packet") }
+                break
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(codec, packet)
+            if sent == FFmpegError.invalidData { continue }
+            guard sent >= 0 else { throw error(for: sent, while: "decoding a packet") }
+            break
+        }
+        draining = true
+        _ = avcodec_send_packet(codec, nil)
+        let received = avcodec_receive_frame(codec, frame)
+        if received == 0 { return true }
+        guard received == FFmpegError.eof || received == FFmpegError.again else { throw error(for: received, while: "decoding a frame") }
+        return false
     }
 
     /// Decodes the next frame in presentation order into ``frame``; `false` at the end of the
@@ -322,6 +358,27 @@ final class FFmpegVideoReader {
 
     private static func pixelFormatName(_ format: Int32) -> String {
         av_get_pix_fmt_name(AVPixelFormat(rawValue: format)).map { String(cString: $0) } ?? "pixel format \(format)"
+    }
+}
+
+/// How FFmpeg's decoder uses its threads.
+enum VideoDecoderThreading {
+    /// Each thread decodes a frame of its own: the most throughput over many frames (a pass of
+    /// frames, a frame at a time that decodes every frame from the key frame before it), but a
+    /// frame comes out only once as many frames as threads were sent, so the first frame costs
+    /// that many decodes, each with its own buffers.
+    case frames
+    /// The threads share one frame's slices, tiles or wavefront rows (H.264 slices, HEVC WPP,
+    /// VP9 and AV1 tiles; one thread where the stream has none): a frame comes out as soon as it
+    /// is decoded, which is what a poster from the first frames wants.
+    case slices
+
+    /// FFmpeg's `thread_type` flags.
+    var ffmpegThreadType: Int32 {
+        switch self {
+        case .frames: FF_THREAD_FRAME
+        case .slices: FF_THREAD_SLICE
+        }
     }
 }
 

@@ -95,6 +95,25 @@ struct VideoDecoder: ImageDecoding {
         var chosen: Bitmap?
         switch choice {
         case .firstNonBlack:
+            // The first frames, one at a time: each comes out as soon as it is decoded.
+            reader.threading = .slices
+            // Most clips do not start black: their first frame is decoded alone. Otherwise the
+            // frames from the start are looked at in order.
+            if try reader.decodeFirstFrame() {
+                let first = try reader.scaledFrame(to: storedOutput)
+                chosen = first  // the first frame, if all are black
+                if !VideoPoster.isBlack(first) {
+                    posterTime.seconds = reader.frameSeconds ?? 0
+                    break
+                }
+            }
+            do {
+                try reader.seek(toSeconds: 0)
+            } catch {
+                // A stream that cannot go back to its start keeps its first frame, black or not.
+                guard chosen != nil else { throw error }
+                break
+            }
             var looked = 0
             while try reader.decodeNextFrame() {
                 let bitmap = try reader.scaledFrame(to: storedOutput)

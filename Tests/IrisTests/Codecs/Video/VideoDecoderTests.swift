@@ -47,6 +47,32 @@ struct VideoDecoderTests {
         #expect(mean < 1.5, "\(kind) at \(time) s: mean difference \(mean) levels")
     }
 
+    @Test("the default poster is frame 0 as ffmpeg decodes it, decoded alone (nothing after it), B-frames or not", arguments: codecClips)
+    func posterIsFirstFrameDecodedAlone(_ kind: VideoClips.Kind) async throws {
+        let data = try await VideoClips.shared.data(kind)
+        let probe = try await VideoClips.shared.probe(kind)
+        let (width, height) = (probe.width / 2, probe.height / 2)
+        let reference = try await VideoClips.shared.referenceFrame(kind, width: width, height: height, index: 0)
+        let poster = try ImageDecoderRegistry.standard.decode(
+            data, options: DecodeOptions(target: DecodeTarget(width: width, height: height)))
+        let mean = CodecTools.meanDifference(poster.bitmap, reference)
+        #expect(mean < 1.5, "\(kind): the poster differs from frame 0 by \(mean) levels")
+        #expect(poster.video?.posterSeconds == 0)
+        // The reader decodes the first packet and drains the decoder: frame 0 comes out, and no
+        // frame after it was decoded; going back to the start decodes on from frame 0.
+        let reader = try VideoDecoder.open(data, limits: .default)
+        reader.threading = .slices
+        #expect(try reader.decodeFirstFrame())
+        #expect(abs(reader.frameSeconds ?? -1) < 0.001, "\(kind): first frame at \(reader.frameSeconds ?? -1) s")
+        let alone = try reader.scaledFrame(to: PixelSize(width: width, height: height))
+        #expect(CodecTools.meanDifference(alone, reference) < 1.5)
+        #expect(try reader.decodeNextFrame() == false, "\(kind): a frame after the first was decoded")
+        try reader.seek(toSeconds: 0)
+        var frames = 0
+        while frames < 3, try reader.decodeNextFrame() { frames += 1 }
+        #expect(frames == 3, "\(kind): \(frames) frames after going back to the start")
+    }
+
     @Test("a clip that starts black has its first non-black frame as poster, frame 0 as first frame")
     func posterSkipsBlackLeader() async throws {
         let data = try await VideoClips.shared.data(.blackStartMP4)
