@@ -48,7 +48,9 @@ while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 16), !chunk
     if input.count > maxBytes { refuse(413, "the source is over the size limit") }
 }
 
-let registry = ImageDecoderRegistry.standard
+// A poster is a still: decoded alone, without walking the clip's frames for an animation.
+var registry = ImageDecoderRegistry.standard
+registry.decodesAnimations = false
 guard ImageFormat.videoFormats.contains(registry.format(of: input)) else { refuse(422, "the source is not a video") }
 let width = argument("--width", default: 0), height = argument("--height", default: 0)
 let unbounded = 1 << 20

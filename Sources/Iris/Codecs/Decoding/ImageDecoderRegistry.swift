@@ -24,7 +24,7 @@ public struct ImageDecoderRegistry: Sendable {
     /// Whether an animated file comes with its ``LoadedImage/animation``; when not, only the
     /// still is decoded (the first frame, or a video's poster), without walking the frames: for
     /// a caller that writes stills (`iris thumbnail` without `--animated`).
-    package var decodesAnimations = true
+    public var decodesAnimations = true
 
     /// Makes a registry of `decoders`.
     public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
