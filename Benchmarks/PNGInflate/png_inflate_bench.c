@@ -14,8 +14,9 @@
  *                 filtered scanlines (no unfiltering, no RGBA expansion).
  *   deflate-inflate  the same with libdeflate_zlib_decompress().
  *   iris-rows     Iris's own libpng shim (Sources/CIrisShims/png_shim.c) as PNGDecoder drives it:
- *                 the whole-stream inflate (libdeflate, 64 MiB budget, libpng reading the result
- *                 back) where the scanlines fit, else libpng streaming; rows to RGBA8 one at a time.
+ *                 the whole-stream inflate (libdeflate, 64 MiB budget, at most 8 MiB of file from
+ *                 the first IDAT, libpng reading the result back) where the image fits, else libpng
+ *                 streaming; rows to RGBA8 one at a time.
  *
  * The decoding modes read the file through a FILE* (64 KiB stdio buffer), so the encoded file is
  * never held whole; the inflate modes hold the concatenated IDAT data and the whole inflated
@@ -120,7 +121,7 @@ static uLong decode_iris_rows(const char *path) {
     iris_png_info info;
     if (iris_png_read_info(reader, &info) != IRIS_PNG_OK) die("iris: read_info failed");
     if (info.interlaced) die("interlaced input is not measured");
-    iris_png_inflate_whole(reader, (size_t)64 << 20);
+    iris_png_inflate_whole(reader, (size_t)64 << 20, (size_t)8 << 20);
     size_t row_bytes = 0;
     int passes = 0;
     if (iris_png_set_output(reader, IRIS_PNG_OUT_RGBA8, &row_bytes, &passes) != IRIS_PNG_OK) die("iris: set_output failed");

@@ -376,7 +376,7 @@ static size_t whole_stream_read(iris_png_reader *reader, uint8_t *out, size_t le
     return copied;
 }
 
-int iris_png_inflate_whole(iris_png_reader *reader, size_t budget) {
+int iris_png_inflate_whole(iris_png_reader *reader, size_t budget, size_t max_input) {
 #ifdef IRIS_PNG_HAS_LIBDEFLATE
     if (reader->failure != IRIS_PNG_OK || reader->inflated) return 0;
     uint64_t expected = expected_inflated_bytes(reader->png, reader->info);
@@ -385,6 +385,9 @@ int iris_png_inflate_whole(iris_png_reader *reader, size_t budget) {
     size_t start = reader->offset;
     if (start < 8 || memcmp(reader->data + start - 4, "IDAT", 4) != 0) return 0;
     size_t first_length = read_be32(reader->data + start - 8);
+    // The image data is read at once, so a file whose rest is larger than `max_input` streams:
+    // a mapped file then never has more of it resident than streaming keeps.
+    if (reader->size - start > max_input) return 0;
 
     // The run of IDAT chunks, each whole and with its CRC right; anything else streams, and
     // libpng reports it as it always has.
@@ -450,6 +453,7 @@ int iris_png_inflate_whole(iris_png_reader *reader, size_t budget) {
 #else
     (void)reader;
     (void)budget;
+    (void)max_input;
     return 0;
 #endif
 }

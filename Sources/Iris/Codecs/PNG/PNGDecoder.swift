@@ -22,9 +22,11 @@ import Foundation
 /// one buffer first and then fed to the sink.
 ///
 /// Inflate is most of the decode. Image data whose scanlines fit ``wholeInflateBytes`` (and
-/// ``DecodingLimits/maxDecodedBytes``) is inflated at once by libdeflate, about twice as fast
-/// as zlib, and libpng reads it back from memory (``PNGReader/inflateWhole(budget:)``); larger
-/// images stream through libpng's own inflate, in memory independent of their size.
+/// ``DecodingLimits/maxDecodedBytes``), in a file with at most two ``MappedFile/releaseStep``s
+/// (8 MiB) from its first IDAT on, is inflated at once by libdeflate, about twice as fast as
+/// zlib, and libpng reads it back from memory (``PNGReader/inflateWhole(budget:maxInput:)``);
+/// other images stream through libpng's own inflate, in memory independent of their size, and
+/// a mapped file keeps no more of itself resident than streaming does.
 ///
 /// Of an APNG this decodes the first frame: the default image, or, when the default image is
 /// not part of the animation, the first fcTL frame composed by ``APNGFrameReader`` (as browsers
@@ -84,7 +86,8 @@ struct PNGDecoder: ImageDecoding {
             let (outputBytes, overflow) = output.pixelCount.multipliedReportingOverflow(by: 4)
             try context.options.limits.check(decodedBytes: overflow ? .max : outputBytes)
 
-            reader.inflateWhole(budget: min(wholeInflateBytes, context.options.limits.maxDecodedBytes))
+            reader.inflateWhole(
+                budget: min(wholeInflateBytes, context.options.limits.maxDecodedBytes), maxInput: 2 * MappedFile.releaseStep)
             let layout = PNGOutputLayout(info)
             let (rowBytes, passes) = try reader.setOutput(layout.shimOutput)
             let expectedRowBytes = source.width * layout.format.bytesPerPixel

@@ -17,7 +17,7 @@ struct PNGWholeInflateTests {
     private func inflatesWhole(_ data: Data, budget: Int) throws -> Bool {
         try PNGReader.withReader(data) { reader throws(ImageError) in
             _ = try reader.readInfo()
-            return reader.inflateWhole(budget: budget)
+            return reader.inflateWhole(budget: budget, maxInput: .max)
         }
     }
 
