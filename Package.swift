@@ -57,7 +57,8 @@ let package = Package(
                 .target(name: "CJPEG", condition: linuxOnly),
                 .target(name: "CPNG", condition: linuxOnly),
             ],
-            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+            // libdeflate (libdeflate-dev) inflates PNG image data that fits the decoder's budget.
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("deflate", .when(platforms: [.linux]))]
         ),
         // libcurl opened on first use, for the command-line tool only (FoundationNetworking calls
         // it; the tool reads files): its start loads 29 fewer libraries when linked with

@@ -21,6 +21,8 @@ GROUPS = [  # (label, file, repeats)
     ("PNG 2048x1536 RGBA", "photo-2048x1536-rgba.png", 12),
     ("WebP 2048x1536", "photo-2048x1536.webp", 12),
     ("PNG 10000x10000", "huge-10000x10000.png", 2),
+    ("PNG 8000x6000 (48 MP)", "photo-8000x6000.png", 1),
+    ("PNG 8192x6144 RGBA (50 MP)", "photo-8192x6144-rgba.png", 1),
 ]
 PILLOW = """
 import sys

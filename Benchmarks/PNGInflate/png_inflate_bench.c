@@ -13,6 +13,10 @@
  *   zlib-inflate  inflate only: zlib's uncompress() of the concatenated IDAT stream into the
  *                 filtered scanlines (no unfiltering, no RGBA expansion).
  *   deflate-inflate  the same with libdeflate_zlib_decompress().
+ *   iris-rows     Iris's own libpng shim (Sources/CIrisShims/png_shim.c) as PNGDecoder drives it:
+ *                 the whole-stream inflate (libdeflate, 64 MiB budget, at most 8 MiB of file from
+ *                 the first IDAT, libpng reading the result back) where the image fits, else libpng
+ *                 streaming; rows to RGBA8 one at a time.
  *
  * The decoding modes read the file through a FILE* (64 KiB stdio buffer), so the encoded file is
  * never held whole; the inflate modes hold the concatenated IDAT data and the whole inflated
@@ -27,13 +31,18 @@
 #include <spng.h>
 #include <libdeflate.h>
 #include <zlib.h>
+#include "iris_png_shim.h"
 
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <time.h>
 
 static void die(const char *what) {
@@ -96,6 +105,40 @@ static uLong decode_libpng_rows(const char *path) {
     png_destroy_read_struct(&png, &info, NULL);
     free(row);
     fclose(f);
+    return crc;
+}
+
+/* ---- Iris's shim ---- */
+
+static uLong decode_iris_rows(const char *path) {
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) die("cannot open the input");
+    const uint8_t *data = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (data == MAP_FAILED) die("cannot map the input");
+    iris_png_reader *reader = iris_png_reader_create(data, (size_t)st.st_size);
+    if (!reader) die("iris: out of memory");
+    iris_png_info info;
+    if (iris_png_read_info(reader, &info) != IRIS_PNG_OK) die("iris: read_info failed");
+    if (info.interlaced) die("interlaced input is not measured");
+    iris_png_inflate_whole(reader, (size_t)64 << 20, (size_t)8 << 20);
+    size_t row_bytes = 0;
+    int passes = 0;
+    if (iris_png_set_output(reader, IRIS_PNG_OUT_RGBA8, &row_bytes, &passes) != IRIS_PNG_OK) die("iris: set_output failed");
+    g_width = info.width;
+    g_height = info.height;
+    if (row_bytes != (size_t)g_width * 4) die("iris: rows are not RGBA8");
+    unsigned char *row = malloc(row_bytes);
+    if (!row) die("out of memory");
+    uLong crc = crc32(0, Z_NULL, 0);
+    for (uint32_t y = 0; y < g_height; y++) {
+        if (iris_png_read_rows(reader, row, row_bytes, 1) != IRIS_PNG_OK) die("iris: decode failed");
+        crc = crc32(crc, row, (uInt)row_bytes);
+    }
+    iris_png_reader_destroy(reader);
+    free(row);
+    munmap((void *)data, (size_t)st.st_size);
+    close(fd);
     return crc;
 }
 
@@ -201,7 +244,7 @@ static unsigned char *read_idat(const char *path) {
 
 int main(int argc, char **argv) {
     if (argc != 4) {
-        fprintf(stderr, "usage: %s libpng-rows|spng-rows|spng-image|zlib-inflate|deflate-inflate FILE N\n", argv[0]);
+        fprintf(stderr, "usage: %s libpng-rows|iris-rows|spng-rows|spng-image|zlib-inflate|deflate-inflate FILE N\n", argv[0]);
         return 2;
     }
     const char *mode = argv[1], *path = argv[2];
@@ -241,6 +284,7 @@ int main(int argc, char **argv) {
         free(idat);
     } else {
         uLong (*decode)(const char *) = !strcmp(mode, "libpng-rows") ? decode_libpng_rows
+                                      : !strcmp(mode, "iris-rows")   ? decode_iris_rows
                                       : !strcmp(mode, "spng-rows")   ? decode_spng_rows
                                       : !strcmp(mode, "spng-image")  ? decode_spng_image
                                                                      : NULL;

@@ -10,7 +10,9 @@ struct SamplesCommand: AsyncParsableCommand {
         abstract: "Write deterministic photo-like sample images (for the demo and benchmarks)."
     )
 
-    @Flag(name: .long, help: "Write the benchmark corpus (12 MP JPEGs, one with EXIF orientation 6, 3 MP PNG and WebP, a 100 MP PNG).")
+    @Flag(
+        name: .long,
+        help: "Write the benchmark corpus (12 MP JPEGs, one with EXIF orientation 6, 3 MP PNG and WebP, a 100 MP PNG, 48 and 50 MP PNGs).")
     var bench = false
 
     @Option(name: .long, help: "Output directory.")
@@ -76,5 +78,8 @@ struct Sample {
         Sample(name: "photo-2048x1536-rgba.png", width: 2048, height: 1536, format: .png, pixelFormat: .rgba8, seed: 13),
         Sample(name: "photo-2048x1536.webp", width: 2048, height: 1536, format: .webp, options: EncodeOptions(quality: 90), seed: 14),
         Sample(name: "huge-10000x10000.png", width: 10000, height: 10000, format: .png, seed: 15),
+        // The PNG decoder's memory bound at the sizes of a large camera or scan (48 and 50 MP).
+        Sample(name: "photo-8000x6000.png", width: 8000, height: 6000, format: .png, seed: 17),
+        Sample(name: "photo-8192x6144-rgba.png", width: 8192, height: 6144, format: .png, pixelFormat: .rgba8, seed: 18),
     ]
 }

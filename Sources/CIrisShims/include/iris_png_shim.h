@@ -71,6 +71,14 @@ IrisPNGStatus iris_png_read_info(iris_png_reader *reader, iris_png_info *info);
 /// The colour chunks (iCCP, sRGB, gAMA, cHRM), after iris_png_read_info. The iCCP profile
 /// is decompressed by libpng within the reader's chunk allocation cap.
 IrisPNGStatus iris_png_get_color(iris_png_reader *reader, iris_png_color *color);
+/// Inflates the image data at once with libdeflate (about twice zlib's speed) when the inflated
+/// scanlines (and, over several IDAT chunks, a joined copy of them) take at most `budget`
+/// bytes, and lets libpng read it back as stored deflate blocks. Returns 1 when it did; 0 when
+/// libpng streams the file's own data as before (over budget, no libdeflate, or anything wrong
+/// with the IDAT chunks or their data, which libpng then reports itself). Only a file with at
+/// most `max_input` bytes from its first IDAT on is read at once (else it streams). Call after
+/// iris_png_read_info, before iris_png_set_output.
+int iris_png_inflate_whole(iris_png_reader *reader, size_t budget, size_t max_input);
 /// Sets the transforms for `output` (16-bit scaled with rounding, low bit depths expanded,
 /// palette and tRNS expanded, filler added, interlace handling on) and reports the row size
 /// and the number of interlace passes. Call once, after iris_png_read_info.

@@ -21,6 +21,13 @@ import Foundation
 /// An Adam7 image is only final once all seven passes are read, so it is decoded whole into
 /// one buffer first and then fed to the sink.
 ///
+/// Inflate is most of the decode. Image data whose scanlines fit ``wholeInflateBytes`` (and
+/// ``DecodingLimits/maxDecodedBytes``), in a file with at most two ``MappedFile/releaseStep``s
+/// (8 MiB) from its first IDAT on, is inflated at once by libdeflate, about twice as fast as
+/// zlib, and libpng reads it back from memory (``PNGReader/inflateWhole(budget:maxInput:)``);
+/// other images stream through libpng's own inflate, in memory independent of their size, and
+/// a mapped file keeps no more of itself resident than streaming does.
+///
 /// Of an APNG this decodes the first frame: the default image, or, when the default image is
 /// not part of the animation, the first fcTL frame composed by ``APNGFrameReader`` (as browsers
 /// show it). Its header counts the frames the animation plays (``APNGStructure``: complete
@@ -29,8 +36,18 @@ import Foundation
 /// ``ImageDecoderRegistry``). Data after the last image row (such as a missing IEND) is not
 /// needed.
 struct PNGDecoder: ImageDecoding {
-    /// Makes a decoder.
-    init() {}
+    /// The default ``wholeInflateBytes``: 64 MiB, the scanlines of a 16 MP RGBA image.
+    static let defaultWholeInflateBytes = 64 << 20
+
+    /// The most bytes a PNG's inflated scanlines (with a joined copy of its compressed data when
+    /// that is split over several IDAT chunks) may take to be inflated at once; above it (or
+    /// above ``DecodingLimits/maxDecodedBytes``) the decoder streams. 0 always streams.
+    let wholeInflateBytes: Int
+
+    /// Makes a decoder that inflates image data of up to `wholeInflateBytes` at once.
+    init(wholeInflateBytes: Int = Self.defaultWholeInflateBytes) {
+        self.wholeInflateBytes = wholeInflateBytes
+    }
 
     /// PNG only.
     var formats: Set<ImageFormat> { [.png] }
@@ -81,6 +98,8 @@ struct PNGDecoder: ImageDecoding {
             let (outputBytes, overflow) = output.pixelCount.multipliedReportingOverflow(by: 4)
             try context.options.limits.check(decodedBytes: overflow ? .max : outputBytes)
 
+            reader.inflateWhole(
+                budget: min(wholeInflateBytes, context.options.limits.maxDecodedBytes), maxInput: 2 * MappedFile.releaseStep)
             let layout = PNGOutputLayout(info)
             let (rowBytes, passes) = try reader.setOutput(layout.shimOutput)
             let expectedRowBytes = source.width * layout.format.bytesPerPixel

@@ -49,6 +49,17 @@ final class PNGReader {
         return color
     }
 
+    /// Inflates the image data at once with libdeflate when its scanlines (with a joined copy of
+    /// the IDAT chunks when there are several) take at most `budget` bytes; libpng then reads
+    /// them back instead of inflating the file's data itself. Returns `false` when libpng streams
+    /// as before: over budget, or anything wrong with the IDAT chunks or their data, which
+    /// libpng then reports as it always has. Only data with at most `maxInput` bytes from the
+    /// first IDAT to the end is read at once. Call after ``readInfo()``, before ``setOutput(_:)``.
+    @discardableResult
+    func inflateWhole(budget: Int, maxInput: Int) -> Bool {
+        iris_png_inflate_whole(handle, max(budget, 0), max(maxInput, 0)) != 0
+    }
+
     /// Sets the transforms for `output`; returns the bytes of one output row and the number of
     /// interlace passes (1, or 7 for Adam7).
     func setOutput(_ output: IrisPNGOutput) throws(ImageError) -> (rowBytes: Int, passes: Int) {
