@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "Iris", "IrisSamples",
                 .target(name: "CIrisCurlOnDemand", condition: linuxOnly),
+                .target(name: "CIrisShims", condition: linuxOnly),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

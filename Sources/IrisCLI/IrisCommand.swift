@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The version of this release of Iris (CHANGELOG.md's newest entry; a test checks they agree).
 let irisVersion = "0.1.0"
@@ -16,4 +17,11 @@ struct IrisCommand: AsyncParsableCommand {
             SheetCommand.self, SamplesCommand.self, ServiceURLCommand.self,
         ]
     )
+
+    /// Caps the allocator's arenas at the number of cores (the most jobs that decode at once
+    /// by default), then runs the command.
+    static func main() async {
+        AllocatorArenas.limit(to: ProcessInfo.processInfo.activeProcessorCount)
+        await main(nil)
+    }
 }
