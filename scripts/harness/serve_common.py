@@ -8,7 +8,7 @@ import http.client, http.server, json, os, random, re, shutil, signal, socket, s
 import threading, time
 from collections import Counter
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 # ---------------------------------------------------------------------------- sample images
