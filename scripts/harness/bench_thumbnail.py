@@ -6,9 +6,10 @@ iris runs with --jobs 1, --jobs 2 (and 4 when there are 4 cores or more) and its
 thread). Each tool runs as one process over the same file repeated R times (so start-up cost is
 spread), under /usr/bin/time -v for peak RSS; the tools take turns, best of three (BENCH_RUNS)
 each. Prints images/s and peak RSS per tool and corpus, and the ratios of iris's default to
---jobs 1, vipsthumbnail and Pillow.
+--jobs 1, vipsthumbnail and Pillow. With `--before PATH` another `iris` build (an earlier
+commit's) runs too, at its default jobs, and each row prints the ratio of this build to it.
 """
-import os, shutil, sys, tempfile
+import argparse, os, shutil, sys, tempfile
 from bench_common import timed
 
 CORPUS = "bench-corpus"
@@ -39,10 +40,13 @@ def loadavg():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", help="another iris binary (an earlier build) measured in the same run")
+    args = parser.parse_args()
     iris = os.path.abspath(".build/release/IrisCLI")
     cores = os.cpu_count() or 1
     jobs = [1, 2] + ([4] if cores >= 4 else [])
-    tools = [f"iris -j{j}" for j in jobs] + ["iris", "vips", "pillow"]
+    tools = [f"iris -j{j}" for j in jobs] + ["iris", "vips", "pillow"] + (["before"] if args.before else [])
     print(f"{cores} cores; load average at start {loadavg()}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -59,7 +63,9 @@ def main():
                 files.append(link)
             commands = {}
             for tool in tools:
-                if tool.startswith("iris"):
+                if tool == "before":
+                    cmd = [os.path.abspath(args.before), "thumbnail", "--size", str(SIZE), "--out", out] + files
+                elif tool.startswith("iris"):
                     cmd = [iris, "thumbnail", "--size", str(SIZE), "--out", out]
                     if tool != "iris":
                         cmd += ["--jobs", tool.split("-j")[1]]
@@ -83,12 +89,13 @@ def main():
             rows.append((f"{label} ×{repeats}", results))
     print(f"\nThumbnail to {SIZE} px, best of {RUNS} (images/s, peak RSS MiB); iris = default --jobs ({cores}); "
           f"vips = vipsthumbnail's default threads; Pillow = one process")
-    head = f"{'corpus':32}" + "".join(f"{t:>15}" for t in tools) + f"{'iris/j1':>9}{'iris/vips':>10}{'iris/Pillow':>12}"
+    head = (f"{'corpus':32}" + "".join(f"{t:>15}" for t in tools) + f"{'iris/j1':>9}{'iris/vips':>10}{'iris/Pillow':>12}"
+            + (f"{'now/before':>11}" if args.before else ""))
     print(head)
     for label, r in rows:
         cells = "".join(f"{r[t][0]:8.2f} {r[t][1]:4.0f}M" .rjust(15) for t in tools)
         print(f"{label:32}{cells}{r['iris'][0] / r['iris -j1'][0]:8.2f}x{r['iris'][0] / r['vips'][0]:9.2f}x"
-              f"{r['iris'][0] / r['pillow'][0]:11.2f}x")
+              f"{r['iris'][0] / r['pillow'][0]:11.2f}x" + (f"{r['iris'][0] / r['before'][0]:10.2f}x" if args.before else ""))
     print(f"load average at end {loadavg()}")
 
 if __name__ == "__main__":
