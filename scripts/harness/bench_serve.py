@@ -6,8 +6,8 @@ one process per core); wrk sends BENCH_SECONDS of requests per row over 2× core
 after a short warm-up. Rows: 2048×1536 JPEG, PNG (RGBA) and WebP sources → fit 512, written as
 JPEG, WebP and AVIF, quality 80. Prints requests/s, p50 and p99, the ratio of iris to thumbor,
 iris to the CLI floor, and each server's peak RSS (VmHWM, all of thumbor's processes summed).
-With `--before PATH` another iris-server build (an earlier commit's) serves the same rows in the
-same run, and each row prints its requests/s and the ratio of this build to it.
+With `--before PATH` (repeatable) earlier iris-server builds serve the same rows in the same run,
+and each row prints their requests/s and the ratio of this build to each.
 """
 import argparse, os, re, shutil, signal, subprocess, sys, tempfile, time, urllib.request
 from bench_common import free_port, timed, wait_ready
@@ -67,7 +67,8 @@ def cli_floor(iris, source, fmt, repeats=24):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--thumbor", required=True)
-    parser.add_argument("--before", help="another iris-server binary measured on the same rows, in the same run")
+    parser.add_argument("--before", action="append", default=[],
+                        help="another iris-server binary measured on the same rows, in the same run (repeatable)")
     args = parser.parse_args()
     iris = os.path.abspath(".build/release/IrisCLI")
     jpeg = os.path.join(CORPUS, "photo-2048x1536.jpg")
@@ -89,11 +90,11 @@ def main():
                                      "--result-cache-size", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         iris_server = start_iris("Server/.build/release/iris-server", IRIS_PORT, "iris")
         servers.append(iris_server)
-        before_server = None
-        if args.before:
-            before_server = start_iris(os.path.abspath(args.before), BEFORE_PORT, "before")
-            servers.append(before_server)
-            wait_ready(f"http://127.0.0.1:{BEFORE_PORT}/health")
+        before_servers = []
+        for index, binary in enumerate(args.before):
+            before_servers.append(start_iris(os.path.abspath(binary), BEFORE_PORT + index, f"before{index}"))
+            servers.append(before_servers[-1])
+            wait_ready(f"http://127.0.0.1:{BEFORE_PORT + index}/health")
         thumbor = subprocess.Popen([args.thumbor, "-p", str(THUMBOR_PORT), "-c", conf, "-l", "error",
                                     "--processes", str(CORES)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         servers.append(thumbor)
@@ -101,7 +102,7 @@ def main():
         wait_ready(f"http://127.0.0.1:{THUMBOR_PORT}/healthcheck")
         print(f"{CORES} cores, {2 * CORES} connections, {SECONDS} s per row; load {os.getloadavg()[0]:.2f}")
         print(f"{'row':<16} {'iris req/s':>10} {'p50':>7} {'p99':>7} {'thumbor':>8} {'p50':>7} {'p99':>7} {'ratio':>6} {'CLI img/s':>9} {'of CLI':>6}"
-              + (f" {'before':>7} {'now/before':>10}" if before_server else ""))
+              + "".join(f" {f'before{i + 1}':>7} {f'now/b{i + 1}':>7}" for i in range(len(before_servers))))
         for label, source in SOURCES:
             for fmt in OUTPUTS:
                 iris_url = f"http://127.0.0.1:{IRIS_PORT}/unsafe/rs:fit:512:512/q:80/plain/local:///{source}@{fmt}"
@@ -113,9 +114,9 @@ def main():
                 t_rps, t50, t99, t_err = wrk(thumbor_url)
                 floor = cli_floor(iris, source, fmt)
                 before = ""
-                if before_server:
-                    b_rps, _, _, b_err = wrk(iris_url.replace(str(IRIS_PORT), str(BEFORE_PORT)))
-                    before = f" {b_rps:>7.1f} {i_rps / b_rps if b_rps else 0:>10.2f}" + (f" (before {b_err} errors)" if b_err else "")
+                for index in range(len(before_servers)):
+                    b_rps, _, _, b_err = wrk(iris_url.replace(str(IRIS_PORT), str(BEFORE_PORT + index)))
+                    before += f" {b_rps:>7.1f} {i_rps / b_rps if b_rps else 0:>7.2f}" + (f" (before{index + 1} {b_err} errors)" if b_err else "")
                 note = (f" (iris {i_err} errors)" if i_err else "") + (f" (thumbor {t_err} errors)" if t_err else "")
                 if wrote != f"image/{fmt}":
                     note += f" (thumbor wrote {wrote or 'nothing'})"
@@ -125,7 +126,7 @@ def main():
         thumbor_pids = [thumbor.pid] + children(thumbor.pid)
         print(f"peak RSS: iris-server {peak_rss_mib([iris_server.pid]):.0f} MiB, thumbor {peak_rss_mib(thumbor_pids):.0f} MiB "
               f"({len(thumbor_pids)} processes)"
-              + (f", the build before {peak_rss_mib([before_server.pid]):.0f} MiB" if before_server else ""))
+              + "".join(f", before{i + 1} {peak_rss_mib([p.pid]):.0f} MiB" for i, p in enumerate(before_servers)))
     finally:
         for server in servers:
             for pid in children(server.pid):

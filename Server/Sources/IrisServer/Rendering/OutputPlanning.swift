@@ -25,11 +25,9 @@ extension ImageRenderer {
             throw .tooLarge("the result would be \(result.width)×\(result.height), over the result size limit")
         }
         let (format, negotiated) = try outputFormat(for: request, header: header, isAnimated: isAnimated, accept: accept)
-        var prepared = PreparedRender(
+        return PreparedRender(
             request: request, data: held.data, format: format, negotiated: negotiated,
             isAnimated: isAnimated, etag: ETag.of(request, format: format.rawValue, data: held.data), timings: timings)
-        prepared.held = held
-        return prepared
     }
 
     /// The format the URL names (when this service writes it), or the one `accept` leads to

@@ -53,9 +53,6 @@ package struct PreparedRender: Sendable {
     package var timings: RenderTimings
     /// The source's format when it is served as it is (`raw`, `skip_processing`).
     package var passthrough: SourceFormatName?
-    /// The source's bytes with their decoder and header, read once while planning (`nil` for
-    /// a result cache's 304 and a source served as it is).
-    var held: HeldImageData?
 }
 
 extension PreparedRender {

@@ -27,16 +27,14 @@ extension ImageDecoderRegistry {
     }
 
     /// The decode itself; `found` is the decoder of `data` when the caller has already sniffed
-    /// its format (``decodeAwaiting(_:options:)``), so it is not looked for twice, and `known`
-    /// its header when the caller has read it too
-    /// (``ImagePipeline/image(decoding:target:appliesOrientation:processors:)``).
+    /// its format (``decodeAwaiting(_:options:)``), so it is not looked for twice.
     func decode(
         _ data: Data, options: DecodeOptions, releasingInput: (@Sendable (Int) -> Void)?,
-        found: (any ImageDecoding)? = nil, header known: ImageHeader? = nil
+        found: (any ImageDecoding)? = nil
     ) throws(ImageError) -> LoadedImage {
         let decoder: any ImageDecoding
         if let found { decoder = found } else { decoder = try decoderAndFormat(of: data).0 }
-        return try makeDecode(of: data, options: options, releasingInput: releasingInput).run(decoder, header: known)
+        return try makeDecode(of: data, options: options, releasingInput: releasingInput).run(decoder)
     }
 
     /// A decode of `data` with this registry's settings applied to `options` where they do not
@@ -77,11 +75,10 @@ struct ImageDecode: Sendable {
         return header
     }
 
-    /// Decodes with `decoder`: the header (`known`, when the caller has read it) checked against
-    /// the limits, then the animation (when the file plays as one) or the still.
-    func run(_ decoder: any ImageDecoding, header known: ImageHeader? = nil) throws(ImageError) -> LoadedImage {
-        let header: ImageHeader
-        if let known { header = known } else { header = try Self.header(of: data, decoder: decoder, releasingInput: releasingInput) }
+    /// Decodes with `decoder`: the header checked against the limits, then the animation (when
+    /// the file plays as one) or the still.
+    func run(_ decoder: any ImageDecoding) throws(ImageError) -> LoadedImage {
+        let header = try Self.header(of: data, decoder: decoder, releasingInput: releasingInput)
         let options = try checked(header)
         // An animation of one frame (an APNG whose header says so) plays as one too: its frame
         // has a duration, and may not be the default image a still decoder shows. A video over
