@@ -84,16 +84,21 @@ struct IrisServerCommand: AsyncParsableCommand {
             print("iris-server: no signing key (--key/--salt or IRIS_KEY/IRIS_SALT): every URL will be refused; --dev serves unsigned URLs")
         }
         let renderer = try ImageRenderer(configuration: config)
-        let banner =
-            "iris-server \(IrisServerInfo.version) on http://\(config.host):\(config.port)"
-            + (config.development ? " (development: unsigned URLs served)" : "")
+        let host = config.host
+        let rest =
+            (config.development ? " (development: unsigned URLs served)" : "")
             + (config.publicMode
                 ? " (public: unsigned URLs of \(config.sourcePolicy.allowedPrefixes.count) source prefixes, "
                     + "\(config.publicSizes.steps.count) sizes)" : "")
             + (config.metricsPort.map { ", metrics on http://\(config.metricsHost):\($0)/metrics" } ?? "") + "\n"
-        // Written at once (not buffered), so whoever started the server sees where it listens.
-        FileHandle.standardOutput.write(Data(banner.utf8))
-        // SIGTERM/SIGINT: drain, answer what is in flight, return (exit 0).
-        try await IrisServerService.group(configuration: config, renderer: renderer).run()
+        // SIGTERM/SIGINT: drain, answer what is in flight, return (exit 0). The banner is written
+        // once the socket is bound (at once, not buffered), with the port bound: whoever started
+        // the server reads one line and knows it accepts connections, with nothing to poll.
+        try await IrisServerService.group(
+            configuration: config, renderer: renderer,
+            onRunning: { port in
+                FileHandle.standardOutput.write(Data("iris-server \(IrisServerInfo.version) on http://\(host):\(port)\(rest)".utf8))
+            }
+        ).run()
     }
 }
