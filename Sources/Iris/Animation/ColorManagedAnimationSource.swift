@@ -1,18 +1,10 @@
 /// An animation's frames in the colour space its file declares: each frame the base source
 /// composes is tagged with `colorSpace` and then converted or kept as `management` says, like a
 /// still image (see ``ImageDecoderRegistry/decode(_:options:)``).
-struct ColorManagedAnimationSource: AnimationFrameSource {
+struct ColorManagedAnimationSource: DerivedAnimationSource {
     let base: any AnimationFrameSource
     let colorSpace: ColorSpace
     let management: ColorManagement
-
-    var canvas: PixelSize { base.canvas }
-    var frameCount: Int { base.frameCount }
-    var loopCount: Int { base.loopCount }
-    func duration(at index: Int) -> Double { base.duration(at: index) }
-    func keyFrame(atOrBefore index: Int) -> Int { base.keyFrame(atOrBefore: index) }
-    var encodedByteCount: Int { base.encodedByteCount }
-    var maximumWorkingBytes: Int { base.maximumWorkingBytes }
 
     /// The base decoder's frames, tagged and converted at the frame size.
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {

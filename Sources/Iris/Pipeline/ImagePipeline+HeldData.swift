@@ -1,55 +1,38 @@
 import Foundation
 
-/// Encoded bytes a caller already holds, with what was read from them: the decoder that reads
-/// them and their header (EXIF orientation included), for a caller that decides from the header
-/// (limits, an output format, a validator) before rendering them with
-/// ``ImagePipeline/image(decoding:target:appliesOrientation:processors:priority:)``. The bytes are
-/// not fetched or cached again. The render reads the header once more (a fraction of a
+/// Encoded bytes a caller already holds, with their header (EXIF orientation included), for a
+/// caller that decides from the header (limits, an output format, a validator) before rendering
+/// them with ``ImagePipeline/image(decoding:target:appliesOrientation:processors:)``. The bytes
+/// are not fetched or cached again; the render reads the header once more (a fraction of a
 /// millisecond): decoding with the header read here measured slower (a 2048×1536 WebP at 512 px:
 /// 38.2 against 33.5 ms, median of 20), for a reason not yet found.
 public struct HeldImageData: Sendable {
     /// The encoded bytes.
     public let data: Data
-    /// The decoder that reads them.
-    public let decoder: any ImageDecoding
     /// Their header.
     public let header: ImageHeader
 }
 
 extension ImagePipeline {
-    /// Reads `data`'s format (by the configuration's decoders) and header once.
+    /// Reads `data`'s format (by the configuration's decoders) and header.
     public func readHeader(of data: Data) throws(ImageError) -> HeldImageData {
         let decoder = try configuration.decoders.decoderAndFormat(of: data).0
-        return HeldImageData(data: data, decoder: decoder, header: try ImageDecode.header(of: data, decoder: decoder, releasingInput: nil))
+        return HeldImageData(data: data, header: try ImageDecode.header(of: data, decoder: decoder, releasingInput: nil))
     }
 
     /// The image of bytes in hand: decoded at `target` (checked against the configuration's
     /// limits, with its decoders' options), turned upright unless `appliesOrientation` is off,
     /// then `processors` run in order (an animation gets them on every frame).
     ///
-    /// No fetch, no cache (neither disk nor memory), and no stage shared with other requests.
-    /// The work runs on a task of its own at `priority`, as a pipeline's decode and processing
-    /// jobs do; its caller bounds how many run at once (the image service's render slots).
-    /// Cancelling the caller cancels it, and the processors stop between steps.
+    /// No fetch, no cache (neither disk nor memory), and no stage shared with other requests:
+    /// the work runs on the calling task, whose caller bounds how many run at once. Cancelling
+    /// the task stops the processors between steps.
     public func image(
         decoding held: HeldImageData, target: DecodeTarget?, appliesOrientation: Bool,
-        processors: [any ImageProcessing], priority: ImageRequest.Priority = .normal
+        processors: [any ImageProcessing]
     ) async throws(ImageError) -> LoadedImage {
         let options = DecodeOptions(target: target, appliesOrientation: appliesOrientation, limits: configuration.limits)
-        let decoders = configuration.decoders
-        let work = Task.detached(priority: priority.taskPriority) { () -> Result<LoadedImage, ImageError> in
-            do throws(ImageError) {
-                let decoded = try decoders.decode(
-                    held.data, options: options, releasingInput: nil)
-                return decoded.applying(processors)
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try await withTaskCancellationHandler {
-            await work.value
-        } onCancel: {
-            work.cancel()
-        }.get()
+        let decoded = try configuration.decoders.decode(held.data, options: options, releasingInput: nil)
+        return try decoded.applying(processors).get()
     }
 }

@@ -4,20 +4,14 @@
 /// Every processed frame must come out the size frame 0 did (a processor whose output size
 /// depends on the pixels cannot animate): a frame that does not fails with
 /// ``ImageError/processingFailed(processor:reason:)``, like any frame that fails to decode.
-struct ProcessedAnimationSource: AnimationFrameSource {
+struct ProcessedAnimationSource: DerivedAnimationSource {
     let base: any AnimationFrameSource
     /// The size the base frames are made at (the decode's target).
     let baseFrameSize: PixelSize
     let processing: FrameProcessing
 
-    var canvas: PixelSize { base.canvas }
-    var frameCount: Int { base.frameCount }
-    var loopCount: Int { base.loopCount }
-    var encodedByteCount: Int { base.encodedByteCount }
     /// The base decoder's state, and one unprocessed frame between the processors.
     var maximumWorkingBytes: Int { base.maximumWorkingBytes + baseFrameSize.pixelCount * 4 }
-    func duration(at index: Int) -> Double { base.duration(at: index) }
-    func keyFrame(atOrBefore index: Int) -> Int { base.keyFrame(atOrBefore: index) }
 
     func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
         let processing = processing

@@ -55,8 +55,7 @@ struct HEIFDecoder: ImageDecoding {
     /// Decodes `handle` to 8-bit RGBA with libheif and resamples it to `output`.
     private static func decode(handle: OpaquePointer, output: PixelSize, data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
         let source = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
-        let (bytes, overflow) = source.pixelCount.multipliedReportingOverflow(by: 4)
-        try context.options.limits.check(decodedBytes: overflow ? .max : bytes)
+        try context.options.limits.check(decodedSize: source)
         let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }

@@ -69,8 +69,7 @@ struct JXLDecoder: ImageDecoding {
                 source = PixelSize(width: Int(info.xsize), height: Int(info.ysize))
                 hasAlpha = info.alpha_bits > 0
                 try context.options.limits.check(width: source.width, height: source.height, format: .jpegXL)
-                let (bytes, overflow) = source.pixelCount.multipliedReportingOverflow(by: 4)
-                try context.options.limits.check(decodedBytes: overflow ? .max : bytes)
+                try context.options.limits.check(decodedSize: source)
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 let size = try decoding.outputBufferSize()
                 guard size == source.pixelCount * 4 else {

@@ -95,8 +95,7 @@ struct PNGDecoder: ImageDecoding {
             guard output.width > 0, output.height > 0 else {
                 throw .decodingFailed(format: .png, reason: "the requested output size \(output) is empty")
             }
-            let (outputBytes, overflow) = output.pixelCount.multipliedReportingOverflow(by: 4)
-            try context.options.limits.check(decodedBytes: overflow ? .max : outputBytes)
+            try context.options.limits.check(decodedSize: output)
 
             reader.inflateWhole(
                 budget: min(wholeInflateBytes, context.options.limits.maxDecodedBytes), maxInput: 2 * MappedFile.releaseStep)
