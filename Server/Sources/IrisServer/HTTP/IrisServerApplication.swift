@@ -7,8 +7,10 @@ import NIOCore
 import ServiceLifecycle
 
 /// The image service as a Hummingbird application: `GET /health`, in development mode the
-/// playground under `/playground`, and every other `GET` path an imgproxy URL rendered by an
-/// ``ImageRenderer``; `/metrics` on a listener of its own.
+/// playground under `/playground`, and every other `GET` (and `HEAD`) path an imgproxy URL
+/// rendered by an ``ImageRenderer`` behind the image routes' middleware (`ImageRoutes`);
+/// `/metrics` on a listener of its own. Every route is behind the request log
+/// (`RequestLogMiddleware`) and the security headers (`SecurityHeadersMiddleware`).
 public enum IrisServerApplication {
     /// The router of the service over `renderer` (for tests with Hummingbird's test client, and
     /// for ``make(configuration:renderer:drain:logger:)``). `/health` answers 503 once `drain`
@@ -22,10 +24,6 @@ public enum IrisServerApplication {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(logger: logger))
         router.middlewares.add(SecurityHeadersMiddleware())
-        let responses = ImageResponses(
-            cacheTTL: renderer.configuration.cacheTTL,
-            retryAfterSeconds: renderer.configuration.retryAfterSeconds,
-            clientHints: renderer.configuration.clientHints)
         router.get("/health") { _, _ in
             let draining = drain.isDraining
             let load = renderer.gate.load
@@ -40,21 +38,7 @@ public enum IrisServerApplication {
         if renderer.configuration.development {
             PlaygroundRoutes(configuration: renderer.configuration).add(to: router)
         }
-        @Sendable func image(_ request: Request, _: BasicRequestContext) async -> Response {
-            let hints = ClientHints(
-                dpr: request.headers[.secCHDPR] ?? request.headers[.dpr],
-                width: request.headers[.secCHWidth] ?? request.headers[.width])
-            let result = await renderer.serve(
-                path: request.uri.path, accept: request.headers[.accept],
-                ifNoneMatch: request.headers[.ifNoneMatch], hints: hints)
-            return responses.response(for: result)
-        }
-        router.get("**", use: image)
-        // HEAD: the same status and headers (Content-Length included), no body.
-        router.head("**") { request, context -> Response in
-            let full = await image(request, context)
-            return Response(status: full.status, headers: full.headers)
-        }
+        ImageRoutes(renderer: renderer).add(to: router)
         return router
     }
 

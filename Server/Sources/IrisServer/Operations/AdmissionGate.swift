@@ -115,6 +115,17 @@ package final class AdmissionGate: Sendable {
         if !granted { throw Self.busy }
     }
 
+    /// `body` holding a render slot (``enter(source:bytes:)``, then ``leave()``): one only
+    /// while rendering, so a request waiting on a slow source keeps no core from the others,
+    /// and an encode that cannot stop still has its core.
+    func inRenderSlot<T>(source: String, bytes: Int, _ body: () async throws(ServeError) -> T) async throws(ServeError) -> T {
+        try await enter(source: source, bytes: bytes)
+        defer { leave() }
+        // Cut off by the timeout while it waited: the slot goes straight back.
+        if Task.isCancelled { throw ServeError(status: 503, "the request was cancelled") }
+        return try await body()
+    }
+
     /// Gives back the render slot an ``enter(source:bytes:)`` took: to the first waiter, if any.
     package func leave() {
         let next: Waiter? = state.withLock { state in

@@ -14,11 +14,12 @@ package enum ServeResult: Sendable {
     case failure(ServeError)
 }
 
-/// Renders imgproxy URLs on an ``ImagePipeline``, one named step after another (``serve(path:accept:ifNoneMatch:hints:now:)``):
-/// parse and verify the URL, look the result up in the result cache, admit the request into
-/// the bounded work queue within the processing timeout, fetch the source (one download for
-/// every request of a source in flight), plan (limits from its header, the output format, the
-/// ETag, 304), render (decode at the target size, process, encode) and store the result.
+/// Renders imgproxy URLs on an ``ImagePipeline``: the parts every step of an image request
+/// uses (the URL reader, the result cache, the work queue, the metrics), and the admitted
+/// work, one named step after another: fetch the source (one download for every request of
+/// a source in flight), plan (limits from its header, the output format, the ETag, 304),
+/// render (decode at the target size, process, encode) and store the result. The steps
+/// before the work are the image routes' middleware (`ImageRoutes`).
 public final class ImageRenderer: Sendable {
     /// The configuration.
     public let configuration: ServerConfiguration
@@ -83,50 +84,18 @@ public final class ImageRenderer: Sendable {
                 resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
     }
 
-    /// The whole answer to a request for `path` (as received, without the query). `accept`
-    /// negotiates the format when the URL names none; `ifNoneMatch` may answer 304; `hints`
-    /// (`Sec-CH-DPR`/`DPR`, `Sec-CH-Width`/`Width`), when client hints are on, are the dpr and
-    /// width of URLs that set none. Every answer is counted in ``metrics``.
-    package func serve(
-        path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints = ClientHints(),
-        now: Date = Date()
-    ) async -> ServeResult {
-        let result = await answer(path: path, accept: accept, ifNoneMatch: ifNoneMatch, hints: hints, now: now)
-        metrics.record(result)
-        return result
-    }
-
-    /// The steps: parse and verify, the result cache, then, admitted, the work.
-    private func answer(path: String, accept: String?, ifNoneMatch: String?, hints: ClientHints, now: Date) async -> ServeResult {
-        let request: ServeRequest
-        do throws(ServeError) {
-            request = try urls.parse(path, now: now, defaults: configuration.clientHints ? hints.defaults : ProcessingOptions())
-        } catch {
-            return .failure(error)
-        }
-        let lookup = await lookUpResult(of: request, accept: accept, ifNoneMatch: ifNoneMatch, now: now)
-        if let hit = lookup.hit { return hit }
-        do {
-            return try await admitted {
-                try await self.work(request, accept: accept, ifNoneMatch: ifNoneMatch, lookup: lookup, now: now)
-            }
-        } catch let error as ServeError {
-            return .failure(error)
-        } catch {
-            return .failure(ServeError(status: 500, "the image could not be made"))
-        }
-    }
-
     /// An admitted request's work: fetch and plan, a 304 or the source as it is when that
     /// answers, else render in a slot and store the result.
-    private func work(
+    func work(
         _ request: ServeRequest, accept: String?, ifNoneMatch: String?, lookup: ResultLookup, now: Date
     ) async throws(ServeError) -> ServeResult {
         let prepared = try await prepare(request, accept: accept)
         if let ifNoneMatch, ETag.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
         // skip_processing, raw: the source's bytes as they are, no render slot.
         if prepared.passthrough != nil { return .image(RenderedImage(passingThrough: prepared)) }
-        var image = try await inRenderSlot(for: prepared) { () async throws(ServeError) in try await self.render(prepared) }
+        var image = try await gate.inRenderSlot(source: prepared.request.source.description, bytes: prepared.data.count) {
+            () async throws(ServeError) in try await self.render(prepared)
+        }
         store(&image, lookup: lookup, now: now)
         return .image(image)
     }
@@ -154,5 +123,59 @@ public final class ImageRenderer: Sendable {
         }
         let digest = Base64URL.encode(Array(SHA256.hash(data: data)).prefix(12))
         return Watermark(bitmap: image.bitmap, identifier: digest, opacity: configuration.watermarkOpacity)
+    }
+}
+
+/// A source's bytes as fetched, with the pipeline request that fetched them (to drop them from
+/// the disk cache if they turn out not to be a usable image).
+struct FetchedSource: Sendable {
+    /// The bytes.
+    var data: Data
+    /// The request they were fetched with.
+    var request: ImageRequest
+    /// Timings so far (fetch).
+    var timings: RenderTimings
+}
+
+extension ImageRenderer {
+    /// Fetches `request`'s source through the pipeline's loader and disk cache (one download
+    /// for every request of a source in flight), counting a remote source's outcome.
+    func fetch(_ request: ServeRequest) async throws(ServeError) -> FetchedSource {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let fetchRequest = ImageRequest(source: try imageSource(for: request.source))
+        var remote: String?
+        if case .remote(let url) = request.source { remote = url.absoluteString }
+        let role = remote.map { sources.begin($0) }
+        let data: Data
+        do {
+            data = try await pipeline.data(for: fetchRequest)
+        } catch {
+            if let remote { _ = sources.end(remote) }
+            throw ServeError(error)
+        }
+        if let remote, let role {
+            let downloaded = sources.end(remote)
+            metrics.source(role == .joined ? .coalesced : downloaded ? .miss : .hit, bytes: data.count)
+        }
+        var timings = RenderTimings()
+        timings.fetch = started.duration(to: clock.now)
+        return FetchedSource(data: data, request: fetchRequest, timings: timings)
+    }
+
+    /// The pipeline's source for a checked reference.
+    func imageSource(for source: SourceReference) throws(ServeError) -> ImageRequest.Source {
+        switch source {
+        case .remote(let url):
+            try configuration.sourcePolicy.checkAllowed(url)
+            return .url(url)
+        case .local(let path):
+            return .file(try configuration.sourcePolicy.localFile(path))
+        }
+    }
+
+    /// Drops a source that turned out not to be a usable image from the disk cache.
+    func forget(_ fetched: FetchedSource) {
+        pipeline.configuration.dataCache?.remove(for: pipeline.dataKey(for: fetched.request))
     }
 }

@@ -39,6 +39,32 @@ import Testing
         }
     }
 
+    /// The test holds the one admission there is: a hit is still answered (the result cache
+    /// comes before admission), a miss is refused 429.
+    @Test func aHitIsAnsweredWithoutAdmission() async throws {
+        let files = SourceFiles()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            let config = Harness.configuration {
+                Harness.withResultCache(&$0)
+                $0.maxConcurrentRenders = 1
+                $0.maxQueuedRenders = 0
+            }
+            try await Harness.withService(config) { client, renderer in
+                let path = Harness.path(["rs:fit:64:64"], source: "\(base)/f/p.jpg", extension: "webp")
+                #expect(try await client.get(path).status == .ok)
+                await renderer.resultCache?.storage.waitForPendingWrites()
+                try renderer.gate.admit()
+                let hit = try await client.get(path)
+                let miss = try await client.get(Harness.path(["rs:fit:32:32"], source: "\(base)/f/p.jpg", extension: "webp"))
+                renderer.gate.dismiss()
+                #expect(hit.status == .ok && hit.headers[.serverTimingName]?.hasPrefix("result-cache;desc=hit") == true)
+                #expect(miss.status.code == 429)
+                #expect(renderer.gate.load.waiting == 0 && files.count("p.jpg") == 1)
+            }
+        }
+    }
+
     @Test func negotiatedFormatsAreCachedApart() async throws {
         let files = SourceFiles()
         files["p.jpg"] = try TestImages.photo()
