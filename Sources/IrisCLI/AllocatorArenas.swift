@@ -4,9 +4,9 @@ import CIrisShims
 
 /// How many malloc arenas the tool's threads share. glibc gives each thread that allocates its
 /// own arena, up to 8 a core, and keeps a large freed block in the arena that freed it: a
-/// progressive JPEG's coefficient buffers (73 MB for a 12 MP 4:4:4 photo) stay resident once per
-/// thread that ever decoded one, so one job over eight files peaked at 167 MiB while one decode
-/// needs 94. Capped at the number of jobs that decode at once, the blocks are reused (no page
+/// progressive JPEG's coefficient buffers (73 MB for a 12 MP 4:4:4 photo decoded above 1/8; at
+/// 1/8 only DC coefficients are kept, about 1 MB) stay resident once per thread that ever decoded
+/// one, so one job over eight files peaked at 167 MiB while one decode needs 94. Capped at the number of jobs that decode at once, the blocks are reused (no page
 /// faults, unlike returning them to the system after each image), and eight files on one job
 /// peak at 95 MiB (docs/BENCHMARKS.md, "Progressive JPEG").
 enum AllocatorArenas {
