@@ -147,6 +147,13 @@ int iris_scan_source_skip_ac_scans(j_decompress_ptr cinfo, iris_jpeg_scan_source
                                    unsigned int component_mask, int max_scans) {
     // The plan starts where libjpeg stands: in the first scan's data, the file still one range.
     if (source->ranges != source->initial || source->next_range != 1) return 0;
+    // A scan names its components by id: with two components of one id, which one a scan means
+    // is libjpeg's guess, so such a file is read whole.
+    for (int ci = 0; ci < cinfo->num_components; ci++) {
+        for (int other = 0; other < ci; other++) {
+            if (cinfo->comp_info[ci].component_id == cinfo->comp_info[other].component_id) return 0;
+        }
+    }
     const JOCTET *data = source->data;
     size_t size = source->size;
     size_t kept_start = size - source->pub.bytes_in_buffer;
