@@ -13,6 +13,7 @@
 #include <string.h>
 #include <jpeglib.h>
 #include <jerror.h>
+#include "jpeg_dc_only.h"
 
 // MARK: - Errors and warnings
 
@@ -55,7 +56,7 @@ static void iris_emit_message(j_common_ptr cinfo, int msg_level) {
                 j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
                 err->hit_marker_row = dinfo->output_scanline;
                 err->hit_marker_code = dinfo->unread_marker;
-                err->hit_marker_unread = dinfo->src ? dinfo->src->bytes_in_buffer : 0;
+                err->hit_marker_unread = dinfo->src ? iris_scan_source_unread((iris_jpeg_scan_source *)dinfo->src) : 0;
             }
         }
         err->hit_marker = 1;
@@ -97,9 +98,19 @@ struct iris_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     iris_jpeg_error err;
     struct jpeg_progress_mgr progress;
+    iris_jpeg_scan_source source;
+    iris_dc_store dc_store;
     int created;
     int max_scans;
+    /// Whether a 1/8 decode of a progressive file may leave out the AC scans it does not need.
+    int reads_needed_scans_only;
+    /// Components decoded from their DC coefficients alone (bit ci), once started.
+    unsigned int dc_only_components;
 };
+
+iris_dc_store *iris_dc_store_of(j_common_ptr cinfo) {
+    return &((iris_jpeg_decoder *)cinfo->client_data)->dc_store;
+}
 
 // Called by libjpeg between units of work while it absorbs a multi-scan file: stops a file
 // whose scans go on and on (each scan walks the whole image).
@@ -122,12 +133,14 @@ static int iris_decoder_fail(iris_jpeg_decoder *decoder) {
     return decoder->err.failed;
 }
 
-// Whether a progressive file stopped before every coefficient was fully refined.
+// Whether a progressive file stopped before every coefficient was fully refined (only the DC
+// coefficient of a component decoded from DC alone).
 static int iris_decoder_progression_incomplete(const iris_jpeg_decoder *decoder) {
     const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     if (!cinfo->progressive_mode || cinfo->coef_bits == NULL) return 0;
     for (int c = 0; c < cinfo->num_components; c++) {
-        for (int k = 0; k < DCTSIZE2; k++) {
+        int coefficients = (decoder->dc_only_components >> c & 1) ? 1 : DCTSIZE2;
+        for (int k = 0; k < coefficients; k++) {
             if (cinfo->coef_bits[c][k] != 0) return 1;
         }
     }
@@ -138,6 +151,7 @@ iris_jpeg_decoder *iris_jpeg_decoder_create(const unsigned char *data, size_t si
     iris_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
     if (decoder == NULL) return NULL;
     decoder->max_scans = max_scans > 0 ? max_scans : INT_MAX;
+    decoder->reads_needed_scans_only = 1;
     iris_error_init(&decoder->err);
     decoder->cinfo.err = &decoder->err.pub;
     if (setjmp(decoder->err.jump)) {
@@ -147,6 +161,7 @@ iris_jpeg_decoder *iris_jpeg_decoder_create(const unsigned char *data, size_t si
     jpeg_create_decompress(&decoder->cinfo);
     decoder->created = 1;
     decoder->cinfo.client_data = decoder;
+    iris_dc_store_install(&decoder->cinfo, &decoder->dc_store);
     if (max_memory > 0) decoder->cinfo.mem->max_memory_to_use = max_memory;
     decoder->progress.progress_monitor = iris_decoder_progress;
     decoder->cinfo.progress = &decoder->progress;
@@ -155,7 +170,7 @@ iris_jpeg_decoder *iris_jpeg_decoder_create(const unsigned char *data, size_t si
         decoder->err.failed = IRIS_JPEG_ERROR;
         return decoder;
     }
-    jpeg_mem_src(&decoder->cinfo, data, (unsigned long)size);
+    iris_scan_source_init(&decoder->cinfo, &decoder->source, data, size);
     // APP2 segments are kept for the ICC profile (at most 255 of 64 KB, by the format).
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
     return decoder;
@@ -193,6 +208,42 @@ int iris_jpeg_decoder_read_header(iris_jpeg_decoder *decoder, iris_jpeg_header *
     return IRIS_JPEG_OK;
 }
 
+// At scale 1/8, a progressive file's components whose DCT is scaled to 1×1 need only their DC
+// coefficients: plans to leave their AC scans unread and keeps their coefficients as DC alone
+// (jpeg_dc_only.h). Returns -1 when the file has too many scans, else 0 (planned or not).
+static int iris_decoder_plan_dc_only(iris_jpeg_decoder *decoder) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (!decoder->reads_needed_scans_only || !cinfo->progressive_mode) return 0;
+    jpeg_calc_output_dimensions(cinfo);
+    unsigned int mask = 0;
+    for (int ci = 0; ci < cinfo->num_components && ci < MAX_COMPONENTS; ci++) {
+#if JPEG_LIB_VERSION >= 70
+        int one_by_one = cinfo->comp_info[ci].DCT_h_scaled_size == 1 && cinfo->comp_info[ci].DCT_v_scaled_size == 1;
+#else
+        int one_by_one = cinfo->comp_info[ci].DCT_scaled_size == 1;
+#endif
+        if (one_by_one) mask |= 1u << ci;
+    }
+    if (mask == 0) return 0;
+    int planned = iris_scan_source_skip_ac_scans(cinfo, &decoder->source, mask, decoder->max_scans);
+    if (planned <= 0) return planned;
+    // Smoothing estimates AC coefficients that have not arrived (and nudges DC when none have):
+    // with the AC scans left out on purpose, the pixels must come from DC alone, as they would
+    // from the whole file.
+    cinfo->do_block_smoothing = FALSE;
+    decoder->dc_only_components = mask;
+    decoder->dc_store.component_mask = mask;
+    return 0;
+}
+
+void iris_jpeg_decoder_read_needed_scans_only(iris_jpeg_decoder *decoder, int enabled) {
+    decoder->reads_needed_scans_only = enabled ? 1 : 0;
+}
+
+int iris_jpeg_decoder_skipped_scans(const iris_jpeg_decoder *decoder) { return decoder->source.skipped_scans; }
+
+int iris_jpeg_decoder_dc_only_components(const iris_jpeg_decoder *decoder) { return decoder->dc_store.components; }
+
 int iris_jpeg_decoder_start(iris_jpeg_decoder *decoder, int scale_num, int out_color_space,
                             int *out_width, int *out_height, int *out_components) {
     if (decoder->err.failed) return decoder->err.failed;
@@ -217,6 +268,11 @@ int iris_jpeg_decoder_start(iris_jpeg_decoder *decoder, int scale_num, int out_c
     cinfo->dct_method = JDCT_ISLOW;
     cinfo->do_fancy_upsampling = TRUE;
     cinfo->buffered_image = FALSE;
+    if (iris_decoder_plan_dc_only(decoder) < 0) {
+        snprintf(decoder->err.message, sizeof decoder->err.message,
+                 "the progressive JPEG has more than %d scans", decoder->max_scans);
+        return decoder->err.failed = IRIS_JPEG_TOO_MANY_SCANS;
+    }
     jpeg_start_decompress(cinfo);
     *out_width = (int)cinfo->output_width;
     *out_height = (int)cinfo->output_height;
@@ -284,6 +340,7 @@ const char *iris_jpeg_decoder_message(const iris_jpeg_decoder *decoder) {
 void iris_jpeg_decoder_destroy(iris_jpeg_decoder *decoder) {
     if (decoder == NULL) return;
     if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
+    iris_scan_source_free(&decoder->source);
     free(decoder);
 }
 

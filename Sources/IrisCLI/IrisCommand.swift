@@ -18,10 +18,12 @@ struct IrisCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Caps the allocator's arenas at the number of cores (the most jobs that decode at once
-    /// by default), then runs the command.
+    /// Caps the allocator's arenas at the images the command decodes at once (its `--jobs`, by
+    /// default the number of cores), then runs the command.
     static func main() async {
-        AllocatorArenas.limit(to: ProcessInfo.processInfo.activeProcessorCount)
+        AllocatorArenas.limit(
+            to: AllocatorArenas.count(
+                for: Array(CommandLine.arguments.dropFirst()), cores: ProcessInfo.processInfo.activeProcessorCount))
         await main(nil)
     }
 }

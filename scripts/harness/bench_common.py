@@ -4,13 +4,21 @@ import re, socket, subprocess, sys, time, urllib.request
 
 def timed(cmd, env=None):
     """Runs cmd under /usr/bin/time -v; returns (seconds, peak RSS in MiB, stdout). Exits on failure."""
+    elapsed, rss, _, stdout = timed_cpu(cmd, env)
+    return elapsed, rss, stdout
+
+
+def timed_cpu(cmd, env=None):
+    """Like `timed`, with the CPU time (user + system seconds) between RSS and stdout: on a machine
+    other work keeps busy, CPU time moves far less than wall time."""
     start = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd[:3])}…\n{proc.stderr[-2000:]}")
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)) / 1024
-    return elapsed, rss, proc.stdout.strip()
+    cpu = sum(float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", proc.stderr).group(1)) for kind in ("User", "System"))
+    return elapsed, rss, cpu, proc.stdout.strip()
 
 
 def free_port():

@@ -8,13 +8,16 @@ spread), under /usr/bin/time -v for peak RSS; the tools take turns, best of thre
 each. Prints images/s and peak RSS per tool and corpus, and the ratios of iris's default to
 --jobs 1, vipsthumbnail and Pillow. With `--before PATH` another `iris` build (an earlier
 commit's) runs too, at its default jobs, and each row prints the ratio of this build to it.
+BENCH_ONLY (comma-separated words, e.g. "progressive,WebP") keeps the rows whose label contains
+one of them.
 """
 import argparse, os, shutil, sys, tempfile
-from bench_common import timed
+from bench_common import timed_cpu
 
 CORPUS = "bench-corpus"
 SIZE = 300
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))  # best of RUNS: a shared machine's spikes fall out
+ONLY = [w.strip().lower() for w in os.environ.get("BENCH_ONLY", "").split(",") if w.strip()]
 GROUPS = [  # (label, file, repeats)
     ("JPEG 4032x3024 baseline", "photo-4032x3024-baseline.jpg", 24),
     ("JPEG 4032x3024 EXIF 6", "photo-4032x3024-exif6.jpg", 8),
@@ -54,6 +57,8 @@ def main():
         with open(os.path.join(tmp, "pillow_thumb.py"), "w") as f:
             f.write(PILLOW)
         for label, name, repeats in GROUPS:
+            if ONLY and not any(word in label.lower() for word in ONLY):
+                continue
             src = os.path.join(CORPUS, name)
             # Distinct names (symlinks) so every tool writes one output per input.
             files = []
@@ -80,10 +85,10 @@ def main():
             for _ in range(RUNS):
                 for tool in tools:
                     shutil.rmtree(out, ignore_errors=True); os.makedirs(out)
-                    secs, rss, _ = timed(commands[tool])
+                    secs, rss, cpu, _ = timed_cpu(commands[tool])
                     if tool not in best or secs < best[tool][0]:
-                        best[tool] = (secs, rss)
-            results = {tool: (repeats / secs, rss) for tool, (secs, rss) in best.items()}
+                        best[tool] = (secs, rss, cpu)
+            results = {tool: (repeats / secs, rss, cpu * 1000 / repeats) for tool, (secs, rss, cpu) in best.items()}
             for f in files:
                 os.unlink(f)
             rows.append((f"{label} ×{repeats}", results))
@@ -96,6 +101,10 @@ def main():
         cells = "".join(f"{r[t][0]:8.2f} {r[t][1]:4.0f}M" .rjust(15) for t in tools)
         print(f"{label:32}{cells}{r['iris'][0] / r['iris -j1'][0]:8.2f}x{r['iris'][0] / r['vips'][0]:9.2f}x"
               f"{r['iris'][0] / r['pillow'][0]:11.2f}x" + (f"{r['iris'][0] / r['before'][0]:10.2f}x" if args.before else ""))
+    print(f"\nCPU time (user + system) an image of the same best runs, ms")
+    print(f"{'corpus':32}" + "".join(f"{t:>15}" for t in tools))
+    for label, r in rows:
+        print(f"{label:32}" + "".join(f"{r[t][2]:15.1f}" for t in tools))
     print(f"load average at end {loadavg()}")
 
 if __name__ == "__main__":

@@ -66,9 +66,20 @@ int iris_jpeg_decoder_read_header(iris_jpeg_decoder *decoder, iris_jpeg_header *
 
 /// Starts decompression at scale `scale_num`/8 into `out_color_space` (IRIS_JPEG_CS_GRAY,
 /// IRIS_JPEG_CS_RGBX or IRIS_JPEG_CS_CMYK), with the accurate integer IDCT and fancy upsampling.
-/// Reports the scaled output size and bytes per pixel. A progressive file is read whole here.
+/// Reports the scaled output size and bytes per pixel. A progressive file is read whole here
+/// (at 1/8, without the scans it does not need: iris_jpeg_decoder_read_needed_scans_only).
 int iris_jpeg_decoder_start(iris_jpeg_decoder *decoder, int scale_num, int out_color_space,
                             int *out_width, int *out_height, int *out_components);
+
+/// Whether a decode at 1/8 of a progressive file leaves out the scans it does not need (on by
+/// default): components whose DCT is scaled to 1×1 are made from their DC coefficients alone, so
+/// their AC scans are not read and their coefficients are kept as DC only (about 1/64 of the
+/// memory). The pixels are the same. Call before iris_jpeg_decoder_start.
+void iris_jpeg_decoder_read_needed_scans_only(iris_jpeg_decoder *decoder, int enabled);
+
+/// The scans iris_jpeg_decoder_start left out, and the components it decodes from DC alone.
+int iris_jpeg_decoder_skipped_scans(const iris_jpeg_decoder *decoder);
+int iris_jpeg_decoder_dc_only_components(const iris_jpeg_decoder *decoder);
 
 /// Reads up to `max_rows` (at most 64) rows into `buffer`, rows `stride` bytes apart.
 /// After the last row, reports IRIS_JPEG_TRUNCATED if the data ended early.

@@ -56,6 +56,20 @@ final class JPEGDecompressor {
         return ICCProfile(data: Data(bytes: bytes, count: Int(size)))
     }
 
+    /// Whether a decode at 1/8 of a progressive file leaves out the scans it does not need (on
+    /// unless turned off here, before ``start(scale:colorSpace:)``): components whose DCT is
+    /// scaled to 1×1 are made from their DC coefficients alone, so their AC scans go unread and
+    /// only their DC coefficients are kept. The pixels are the same either way.
+    func readNeededScansOnly(_ enabled: Bool) {
+        iris_jpeg_decoder_read_needed_scans_only(handle, enabled ? 1 : 0)
+    }
+
+    /// The scans ``start(scale:colorSpace:)`` left out.
+    var skippedScans: Int { Int(iris_jpeg_decoder_skipped_scans(handle)) }
+
+    /// The components ``start(scale:colorSpace:)`` decodes from their DC coefficients alone.
+    var dcOnlyComponents: Int { Int(iris_jpeg_decoder_dc_only_components(handle)) }
+
     /// Starts decoding at `scale`/8 into `colorSpace` (`IRIS_JPEG_CS_GRAY`, `_RGBX`, `_CMYK`);
     /// returns the scaled size and bytes per pixel.
     func start(scale: Int, colorSpace: Int32) throws(ImageError) -> (size: PixelSize, bytesPerPixel: Int) {
