@@ -18,8 +18,10 @@ void iris_lazy_open(iris_lazy_library *library);
 /// Opens the libraries the library `name` needs (its ELF DT_NEEDED entries, and theirs), each
 /// after the ones it needs in turn, so that each is relocated against its own few dependencies
 /// rather than all of `name`'s: a large closure (FFmpeg's 132 libraries) loads in less time.
-/// Not `name` itself. Only an optimisation: what is not found or not readable is left to the
-/// dlopen of `name`, which loads it as usual.
+/// Not `name` itself, nor a library that needs only libraries already loaded (it gains nothing
+/// from opening alone); each by its soname, bound lazily. Nothing when `name` is loaded. Only
+/// an optimisation: what is not found or not readable is left to the dlopen of `name`, which
+/// loads it as usual.
 void iris_lazy_open_dependencies(const char *name);
 
 /// Called with one library's name (a soname, as a DT_NEEDED entry gives it) and the caller's
