@@ -8,6 +8,7 @@
 
 void iris_lazy_open(iris_lazy_library *library) {
     for (int i = 0; i < 6 && library->names[i] != NULL && library->handle == NULL; i++) {
+        iris_lazy_open_dependencies(library->names[i]);
         library->handle = dlopen(library->names[i], RTLD_NOW | RTLD_LOCAL);
     }
 }
