@@ -31,6 +31,7 @@ public final class ImageRenderer: Sendable {
     /// Encoded results on disk, when configured.
     package let resultCache: ResultCache?
     let sources = SourceTracker()
+    let renders = RenderFlights<RenderedImage>()
     /// The configured watermark, decoded once.
     let watermark: Watermark?
     /// Makes video posters in a child process.

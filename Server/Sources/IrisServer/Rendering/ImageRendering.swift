@@ -3,8 +3,18 @@ import Iris
 import IrisServerCore
 
 extension ImageRenderer {
-    /// Decodes at the target size, processes and encodes a prepared request.
+    /// Decodes at the target size, processes and encodes a prepared request; a request whose
+    /// result is being rendered already (the same ETag: the same options, format and source
+    /// bytes) joins that render (``RenderFlights``).
     package func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
+        var image = try await renders.render(prepared.etag) { () async throws(ServeError) in try await self.renderAlone(prepared) }
+        image.request = prepared.request
+        return image
+    }
+
+    /// The render itself, in its flight's task: the bytes in hand decoded at the target size
+    /// with the header read while planning (not sniffed or parsed again), processed, encoded.
+    private func renderAlone(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
         let clock = ContinuousClock()
         let options = prepared.request.options
         let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated, watermark: watermark)
@@ -13,17 +23,11 @@ extension ImageRenderer {
         let started = clock.now
         let image: LoadedImage
         do throws(ImageError) {
-            // Through the pipeline's decode and process stages, as a request for the bytes in hand:
-            // decoding them directly on the request's task (`image(decoding:…)`) served 12–16 %
-            // fewer WebP and 3–6 % fewer JPEG renders a second in bench-serve, a cause not yet found.
-            let data = prepared.data
-            let target = plan.decodeTarget
-            let request = ImageRequest(
-                source: .data(id: "\(prepared.request.source)#\(data.count)") { data },
-                targetSize: target.map { CGSize(width: $0.size.width, height: $0.size.height) },
-                contentMode: target?.contentMode ?? .fit, processors: timer.wrapping(plan.processors),
-                options: ImageRequest.Options(skipsOrientation: plan.skipsOrientation))
-            image = try await pipeline.image(for: request)
+            // Read while planning; read here only for a prepared render made elsewhere.
+            let held = if let held = prepared.held { held } else { try pipeline.readHeader(of: prepared.data) }
+            image = try await pipeline.image(
+                decoding: held, target: plan.decodeTarget, appliesOrientation: !plan.skipsOrientation,
+                processors: timer.wrapping(plan.processors))
         } catch {
             throw ServeError(error)
         }
