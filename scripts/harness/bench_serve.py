@@ -7,7 +7,10 @@ after a short warm-up. Rows: 2048×1536 JPEG, PNG (RGBA) and WebP sources → fi
 JPEG, WebP and AVIF, quality 80. Prints requests/s, p50 and p99, the ratio of iris to thumbor,
 iris to the CLI floor, and each server's peak RSS (VmHWM, all of thumbor's processes summed).
 With `--before PATH` (repeatable) earlier iris-server builds serve the same rows in the same run,
-and each row prints their requests/s and the ratio of this build to each.
+and each row prints their requests/s and the ratio of this build to each. With `--distinct N` every
+request names the next of N hard links to its source (distinct_sources.lua): no two requests in
+flight share a result, so a server that joins identical requests in flight (iris-server does)
+renders every request, as thumbor does; without it, one URL per row measures that joining too.
 """
 import argparse, os, re, shutil, signal, subprocess, sys, tempfile, time, urllib.request
 from bench_common import free_port, timed, wait_ready
@@ -33,10 +36,19 @@ def children(pid):
     out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
     return [int(p) for p in out]
 
+DISTINCT = 0
+
 def wrk(url):
-    subprocess.run(["wrk", "-t", str(min(2, CORES)), "-c", str(2 * CORES), "-d", "2s", url], capture_output=True)
-    out = subprocess.run(["wrk", "-t", str(min(2, CORES)), "-c", str(2 * CORES), "-d", f"{SECONDS}s", "--latency",
-                          "--timeout", "30s", url], capture_output=True, text=True).stdout
+    """wrk on `url`; with --distinct, `url`'s "{i}" names each request's copy of the source."""
+    env, script = None, []
+    if DISTINCT:
+        base, path = url.split("/unsafe/", 1)
+        env = dict(os.environ, BENCH_PATH="/unsafe/" + path, BENCH_DISTINCT=str(DISTINCT))
+        script = ["-s", os.path.join(os.path.dirname(os.path.abspath(__file__)), "distinct_sources.lua")]
+        url = base + "/"
+    subprocess.run(["wrk"] + script + ["-t", str(min(2, CORES)), "-c", str(2 * CORES), "-d", "2s", url], capture_output=True, env=env)
+    out = subprocess.run(["wrk"] + script + ["-t", str(min(2, CORES)), "-c", str(2 * CORES), "-d", f"{SECONDS}s", "--latency",
+                          "--timeout", "30s", url], capture_output=True, text=True, env=env).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     def latency(label):
         match = re.search(rf"\s{label}%\s+([\d.]+)(us|ms|s)", out)
@@ -69,12 +81,23 @@ def main():
     parser.add_argument("--thumbor", required=True)
     parser.add_argument("--before", action="append", default=[],
                         help="another iris-server binary measured on the same rows, in the same run (repeatable)")
+    parser.add_argument("--distinct", type=int, default=0, metavar="N",
+                        help="each request names the next of N copies (hard links) of its source: no result is shared")
     args = parser.parse_args()
+    global DISTINCT
+    DISTINCT = args.distinct
     iris = os.path.abspath(".build/release/IrisCLI")
     jpeg = os.path.join(CORPUS, "photo-2048x1536.jpg")
     if not os.path.exists(jpeg):
         subprocess.run([iris, "convert", os.path.join(CORPUS, "photo-2048x1536.webp"), jpeg, "--quality", "90"], check=True)
 
+    copies = os.path.join(CORPUS, "distinct")
+    if DISTINCT:
+        shutil.rmtree(copies, ignore_errors=True)
+        os.makedirs(copies)
+        for _, source in SOURCES:
+            for index in range(DISTINCT):
+                os.link(os.path.join(CORPUS, source), os.path.join(copies, f"{index}-{source}"))
     cache = tempfile.mkdtemp(prefix="bench-serve-cache-")
     conf = os.path.join(cache, "thumbor.conf")
     with open(conf, "w") as f:
@@ -100,16 +123,19 @@ def main():
         servers.append(thumbor)
         wait_ready(f"http://127.0.0.1:{IRIS_PORT}/health")
         wait_ready(f"http://127.0.0.1:{THUMBOR_PORT}/healthcheck")
-        print(f"{CORES} cores, {2 * CORES} connections, {SECONDS} s per row; load {os.getloadavg()[0]:.2f}")
+        print(f"{CORES} cores, {2 * CORES} connections, {SECONDS} s per row"
+              + (f", each request another of {DISTINCT} copies of its source" if DISTINCT else ", one URL per row")
+              + f"; load {os.getloadavg()[0]:.2f}")
         print(f"{'row':<16} {'iris req/s':>10} {'p50':>7} {'p99':>7} {'thumbor':>8} {'p50':>7} {'p99':>7} {'ratio':>6} {'CLI img/s':>9} {'of CLI':>6}"
               + "".join(f" {f'before{i + 1}':>7} {f'now/b{i + 1}':>7}" for i in range(len(before_servers))))
         for label, source in SOURCES:
             for fmt in OUTPUTS:
-                iris_url = f"http://127.0.0.1:{IRIS_PORT}/unsafe/rs:fit:512:512/q:80/plain/local:///{source}@{fmt}"
-                thumbor_url = f"http://127.0.0.1:{THUMBOR_PORT}/unsafe/fit-in/512x512/filters:format({fmt}):quality(80)/{source}"
+                named = f"distinct/{{i}}-{source}" if DISTINCT else source
+                iris_url = f"http://127.0.0.1:{IRIS_PORT}/unsafe/rs:fit:512:512/q:80/plain/local:///{named}@{fmt}"
+                thumbor_url = f"http://127.0.0.1:{THUMBOR_PORT}/unsafe/fit-in/512x512/filters:format({fmt}):quality(80)/{named}"
                 # thumbor writes JPEG when it cannot write the format asked for (AVIF without a
                 # plug-in): such a row is marked, its ratio not comparable.
-                wrote = content_type(thumbor_url)
+                wrote = content_type(thumbor_url.replace("{i}", "0"))
                 i_rps, i50, i99, i_err = wrk(iris_url)
                 t_rps, t50, t99, t_err = wrk(thumbor_url)
                 floor = cli_floor(iris, source, fmt)
@@ -135,6 +161,8 @@ def main():
             server.terminate()
             server.wait(timeout=30)
         shutil.rmtree(cache, ignore_errors=True)
+        if DISTINCT:
+            shutil.rmtree(copies, ignore_errors=True)
 
 if __name__ == "__main__":
     main()

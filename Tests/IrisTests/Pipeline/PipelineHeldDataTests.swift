@@ -33,6 +33,25 @@ struct PipelineHeldDataTests {
         expectSameBytes(image.bitmap, expected.bitmap)
     }
 
+    @Test("the header read before rendering is the render's: the decoder reads it once, where a request reads it again")
+    func headerIsReadOnce() async throws {
+        let png = try Self.png()
+        let base = try #require(ImageDecoderRegistry.standard.decoders.first { $0.formats.contains(.png) })
+        let counting = HeaderCountingDecoder(base: base)
+        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil, decoders: ImageDecoderRegistry(decoders: [counting])))
+
+        let held = try pipeline.readHeader(of: png)
+        let image = try await pipeline.image(
+            decoding: held, target: DecodeTarget(width: 100, height: 100), appliesOrientation: true, processors: [])
+        #expect(image.bitmap.size == PixelSize(width: 100, height: 75))
+        #expect(counting.reads == 1)
+
+        // The seam counts: a request for the same bytes reads the header in its decode.
+        let request = ImageRequest(source: .data(id: "photo") { png }, targetSize: CGSize(width: 100, height: 100))
+        _ = try await pipeline.image(for: request)
+        #expect(counting.reads == 2)
+    }
+
     @Test("the configuration's limits hold for bytes in hand")
     func limitsHold() async throws {
         let png = try Self.png()
@@ -47,5 +66,36 @@ struct PipelineHeldDataTests {
                 return
             }
         }
+    }
+}
+
+/// A decoder that counts the headers it reads (and the orientations it is asked, which a header
+/// read includes), decoding through `base`.
+private final class HeaderCountingDecoder: ImageDecoding {
+    let base: any ImageDecoding
+    private let count = LockedState(0)
+
+    init(base: any ImageDecoding) { self.base = base }
+
+    /// Headers read so far.
+    var reads: Int { count.withLock { $0 } }
+
+    var formats: Set<ImageFormat> { base.formats }
+
+    func readHeader(_ data: Data) throws(ImageError) -> ImageHeader {
+        count.withLock { $0 += 1 }
+        return try base.readHeader(data)
+    }
+
+    func orientation(in data: Data, releasingInput: ((Int) -> Void)?) -> Orientation? {
+        base.orientation(in: data, releasingInput: releasingInput)
+    }
+
+    func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        try base.decode(data, context: context)
+    }
+
+    func animationSource(for data: Data, limits: DecodingLimits) throws(ImageError) -> (any AnimationFrameSource)? {
+        try base.animationSource(for: data, limits: limits)
     }
 }

@@ -32,6 +32,7 @@ public final class ImageRenderer: Sendable {
     /// Encoded results on disk, when configured.
     package let resultCache: ResultCache?
     let sources = SourceTracker()
+    let renders = RenderFlights<RenderedImage>()
     /// The configured watermark, decoded once.
     let watermark: Watermark?
     /// Makes video posters in a child process.
@@ -85,7 +86,7 @@ public final class ImageRenderer: Sendable {
     }
 
     /// An admitted request's work: fetch and plan, a 304 or the source as it is when that
-    /// answers, else render in a slot and store the result.
+    /// answers, else render (in a slot, or joining the same render in flight) and store the result.
     func work(
         _ request: ServeRequest, accept: String?, ifNoneMatch: String?, lookup: ResultLookup, now: Date
     ) async throws(ServeError) -> ServeResult {
@@ -93,9 +94,7 @@ public final class ImageRenderer: Sendable {
         if let ifNoneMatch, ETag.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
         // skip_processing, raw: the source's bytes as they are, no render slot.
         if prepared.passthrough != nil { return .image(RenderedImage(passingThrough: prepared)) }
-        var image = try await gate.inRenderSlot(source: prepared.request.source.description, bytes: prepared.data.count) {
-            () async throws(ServeError) in try await self.render(prepared)
-        }
+        var image = try await render(prepared)
         store(&image, lookup: lookup, now: now)
         return .image(image)
     }

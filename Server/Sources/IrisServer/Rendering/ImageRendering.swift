@@ -1,10 +1,26 @@
 import Foundation
 import Iris
 import IrisServerCore
+import Synchronization
 
 extension ImageRenderer {
-    /// Decodes at the target size, processes and encodes a prepared request.
+    /// Decodes at the target size, processes and encodes a prepared request in a render slot;
+    /// a request whose result is being rendered already (the same ETag: the same options, format
+    /// and source bytes) joins that render (``RenderFlights``) and takes no slot of its own.
     package func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
+        let (gate, source, bytes) = (gate, prepared.request.source.description, prepared.data.count)
+        var image = try await renders.render(prepared.etag) { () async throws(ServeError) in
+            try await gate.inRenderSlot(source: source, bytes: bytes) { () async throws(ServeError) in
+                try await self.renderAlone(prepared)
+            }
+        }
+        image.request = prepared.request
+        return image
+    }
+
+    /// The render itself, in its flight's task: the bytes in hand decoded at the target size
+    /// with the header read while planning (not sniffed or parsed again), processed, encoded.
+    private func renderAlone(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
         let clock = ContinuousClock()
         let options = prepared.request.options
         let plan = RenderPlan(options: options, format: prepared.format, isAnimated: prepared.isAnimated, watermark: watermark)
@@ -13,17 +29,11 @@ extension ImageRenderer {
         let started = clock.now
         let image: LoadedImage
         do throws(ImageError) {
-            // Through the pipeline's decode and process stages, as a request for the bytes in hand:
-            // decoding them directly on the request's task (`image(decoding:…)`) served 12–16 %
-            // fewer WebP and 3–6 % fewer JPEG renders a second in bench-serve, a cause not yet found.
-            let data = prepared.data
-            let target = plan.decodeTarget
-            let request = ImageRequest(
-                source: .data(id: "\(prepared.request.source)#\(data.count)") { data },
-                targetSize: target.map { CGSize(width: $0.size.width, height: $0.size.height) },
-                contentMode: target?.contentMode ?? .fit, processors: timer.wrapping(plan.processors),
-                options: ImageRequest.Options(skipsOrientation: plan.skipsOrientation))
-            image = try await pipeline.image(for: request)
+            // Read while planning; read here only for a prepared render made elsewhere.
+            let held = if let held = prepared.held { held } else { try pipeline.readHeader(of: prepared.data) }
+            image = try await pipeline.image(
+                decoding: held, target: plan.decodeTarget, appliesOrientation: !plan.skipsOrientation,
+                processors: timer.wrapping(plan.processors))
         } catch {
             throw ServeError(error)
         }
@@ -74,6 +84,91 @@ extension ImageRenderer {
             throw ServeError(error)
         } catch {
             throw ServeError(status: 500, "the result could not be encoded")
+        }
+    }
+}
+
+/// Renders in flight by the strong validator of their result (``PreparedRender/etag``: the
+/// service's version, the options, the format and the source's bytes): a request whose result is
+/// being rendered joins that render instead of decoding and encoding the same again, as a
+/// request whose source is being fetched joins that fetch. Without a result cache (or before
+/// it has the result) a burst of one URL is rendered once per render in flight, not once per
+/// request.
+///
+/// The render runs in a task of its own, which the requests await; it is cancelled only when
+/// every request waiting for it has been cancelled (a request cut off by its timeout leaves
+/// the others their result).
+final class RenderFlights<Value: Sendable>: Sendable {
+    private struct Flight {
+        let id: Int
+        let task: Task<Result<Value, ServeError>, Never>
+        var waiting: Int
+    }
+
+    private struct State {
+        var flights: [String: Flight] = [:]
+        var nextID = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The result `render` makes for `key`, by the render in flight for `key` if there is one.
+    func render(
+        _ key: String, _ render: @escaping @Sendable () async throws(ServeError) -> Value
+    ) async throws(ServeError) -> Value {
+        let (id, task) = state.withLock { state in
+            if var flight = state.flights[key] {
+                flight.waiting += 1
+                state.flights[key] = flight
+                return (flight.id, flight.task)
+            }
+            let id = state.nextID
+            state.nextID += 1
+            let task = Task { () async -> Result<Value, ServeError> in
+                defer { self.end(key, id: id) }
+                do throws(ServeError) {
+                    return .success(try await render())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            state.flights[key] = Flight(id: id, task: task, waiting: 1)
+            return (id, task)
+        }
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            leave(key, id: id)
+        }
+        return try result.get()
+    }
+
+    /// Renders in flight.
+    var count: Int { state.withLock { $0.flights.count } }
+
+    /// The requests waiting for the render of `key` (0 when none is in flight).
+    func waiting(for key: String) -> Int { state.withLock { $0.flights[key]?.waiting ?? 0 } }
+
+    /// A cancelled request stops waiting; the last one cancels the render.
+    private func leave(_ key: String, id: Int) {
+        let orphaned: Task<Result<Value, ServeError>, Never>? = state.withLock { state in
+            guard var flight = state.flights[key], flight.id == id else { return nil }
+            flight.waiting -= 1
+            guard flight.waiting == 0 else {
+                state.flights[key] = flight
+                return nil
+            }
+            state.flights[key] = nil
+            return flight.task
+        }
+        // Outside the lock: cancelling runs the task's cancellation handlers synchronously.
+        orphaned?.cancel()
+    }
+
+    /// The render of flight `id` has ended: a later request renders anew.
+    private func end(_ key: String, id: Int) {
+        state.withLock { state in
+            if state.flights[key]?.id == id { state.flights[key] = nil }
         }
     }
 }

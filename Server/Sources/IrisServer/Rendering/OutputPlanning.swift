@@ -27,7 +27,8 @@ extension ImageRenderer {
         let (format, negotiated) = try outputFormat(for: request, header: header, isAnimated: isAnimated, accept: accept)
         return PreparedRender(
             request: request, data: held.data, format: format, negotiated: negotiated,
-            isAnimated: isAnimated, etag: ETag.of(request, format: format.rawValue, data: held.data), timings: timings)
+            isAnimated: isAnimated, etag: ETag.of(request, format: format.rawValue, data: held.data), timings: timings,
+            held: held)
     }
 
     /// The format the URL names (when this service writes it), or the one `accept` leads to

@@ -53,6 +53,9 @@ package struct PreparedRender: Sendable {
     package var timings: RenderTimings
     /// The source's format when it is served as it is (`raw`, `skip_processing`).
     package var passthrough: SourceFormatName?
+    /// The source's bytes with the header read while planning, for the render (`nil` when
+    /// nothing is rendered: served as it is, or a 304 from the result cache).
+    package var held: HeldImageData? = nil
 }
 
 extension PreparedRender {

@@ -78,7 +78,12 @@ struct ImageDecode: Sendable {
     /// Decodes with `decoder`: the header checked against the limits, then the animation (when
     /// the file plays as one) or the still.
     func run(_ decoder: any ImageDecoding) throws(ImageError) -> LoadedImage {
-        let header = try Self.header(of: data, decoder: decoder, releasingInput: releasingInput)
+        try run(decoder, header: try Self.header(of: data, decoder: decoder, releasingInput: releasingInput))
+    }
+
+    /// Decodes with `decoder` and the `header` it has read from ``data`` already
+    /// (``header(of:decoder:releasingInput:)``), which is not read again.
+    func run(_ decoder: any ImageDecoding, header: ImageHeader) throws(ImageError) -> LoadedImage {
         let options = try checked(header)
         // An animation of one frame (an APNG whose header says so) plays as one too: its frame
         // has a duration, and may not be the default image a still decoder shows. A video over
