@@ -8,12 +8,9 @@ extension ImageRenderer {
     /// a request whose result is being rendered already (the same ETag: the same options, format
     /// and source bytes) joins that render (``RenderFlights``) and takes no slot of its own.
     package func render(_ prepared: PreparedRender) async throws(ServeError) -> RenderedImage {
-        let (gate, source, bytes) = (gate, prepared.request.source.description, prepared.data.count)
-        var image = try await renders.render(prepared.etag) { () async throws(ServeError) in
-            try await gate.inRenderSlot(source: source, bytes: bytes) { () async throws(ServeError) in
-                try await self.renderAlone(prepared)
-            }
-        }
+        var image = try await renders.render(
+            prepared.etag, inSlotOf: gate, source: prepared.request.source.description, bytes: prepared.data.count
+        ) { () async throws(ServeError) in try await self.renderAlone(prepared) }
         image.request = prepared.request
         return image
     }
@@ -141,6 +138,18 @@ final class RenderFlights<Value: Sendable>: Sendable {
             leave(key, id: id)
         }
         return try result.get()
+    }
+
+    /// The result `render` makes for `key` in a render slot of `gate` (the source's `bytes`
+    /// counted while it waits for one), or that of the render of `key` in flight: a request that
+    /// joins a render waits without a slot of its own.
+    func render(
+        _ key: String, inSlotOf gate: AdmissionGate, source: String, bytes: Int,
+        _ render: @escaping @Sendable () async throws(ServeError) -> Value
+    ) async throws(ServeError) -> Value {
+        try await self.render(key) { () async throws(ServeError) in
+            try await gate.inRenderSlot(source: source, bytes: bytes) { () async throws(ServeError) in try await render() }
+        }
     }
 
     /// Renders in flight.

@@ -40,6 +40,34 @@ import Testing
         #expect(try await flights.render("a", render) == 3)
     }
 
+    @Test("a request that joins a render takes no render slot: another source renders beside it")
+    func joiningTakesNoSlot() async throws {
+        let flights = RenderFlights<String>()
+        let gate = AdmissionGate(maxRunning: 2, maxWaiting: 8)
+        let latch = Latch()
+        let held: @Sendable () async throws(ServeError) -> String = {
+            await latch.wait()
+            return "a"
+        }
+        let first = Task { try await flights.render("a", inSlotOf: gate, source: "a", bytes: 10, held) }
+        await untilWaiting(1, for: "a", in: flights)
+        while gate.load.running < 1 { await Task.yield() }
+        let joining = Task { try await flights.render("a", inSlotOf: gate, source: "a", bytes: 10, held) }
+        await untilWaiting(2, for: "a", in: flights)
+        let joinerHoldsNoSlot = gate.load.running == 1
+        #expect(joinerHoldsNoSlot, "the joining request took a render slot")
+        // The second slot is free for another result while "a" is still rendering (asked only
+        // when it is free, so a failure above ends the test instead of hanging it).
+        if joinerHoldsNoSlot {
+            let other = try await flights.render("b", inSlotOf: gate, source: "b", bytes: 10) { () async throws(ServeError) in "b" }
+            #expect(other == "b")
+        }
+        latch.open()
+        #expect(try await first.value == "a")
+        #expect(try await joining.value == "a")
+        #expect(gate.load.running == 0)
+    }
+
     @Test("a cancelled request leaves the render to the others; the last one cancels it")
     func cancellingLeaves() async throws {
         let flights = RenderFlights<Bool>()
