@@ -102,10 +102,9 @@ struct iris_jpeg_decoder {
     iris_dc_store dc_store;
     int created;
     int max_scans;
-    /// Whether a 1/8 decode of a progressive file may leave out the AC scans it does not need.
+    /// Whether a 1/8 decode of a progressive file may leave out the AC scans it does not need
+    /// (the components decoded from DC alone, once planned: dc_store.component_mask).
     int reads_needed_scans_only;
-    /// Components decoded from their DC coefficients alone (bit ci), once started.
-    unsigned int dc_only_components;
 };
 
 iris_dc_store *iris_dc_store_of(j_common_ptr cinfo) {
@@ -139,7 +138,7 @@ static int iris_decoder_progression_incomplete(const iris_jpeg_decoder *decoder)
     const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     if (!cinfo->progressive_mode || cinfo->coef_bits == NULL) return 0;
     for (int c = 0; c < cinfo->num_components; c++) {
-        int coefficients = (decoder->dc_only_components >> c & 1) ? 1 : DCTSIZE2;
+        int coefficients = (decoder->dc_store.component_mask >> c & 1) ? 1 : DCTSIZE2;
         for (int k = 0; k < coefficients; k++) {
             if (cinfo->coef_bits[c][k] != 0) return 1;
         }
@@ -231,7 +230,6 @@ static int iris_decoder_plan_dc_only(iris_jpeg_decoder *decoder) {
     // with the AC scans left out on purpose, the pixels must come from DC alone, as they would
     // from the whole file.
     cinfo->do_block_smoothing = FALSE;
-    decoder->dc_only_components = mask;
     decoder->dc_store.component_mask = mask;
     return 0;
 }

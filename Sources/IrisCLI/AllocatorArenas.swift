@@ -24,7 +24,12 @@ enum AllocatorArenas {
     /// command that has one, at most `cores`; `cores` otherwise, and for arguments that do not
     /// parse (the command reports those itself).
     static func count(for arguments: [String], cores: Int) -> Int {
-        let command = try? IrisCommand.parseAsRoot(arguments)
+        count(for: try? IrisCommand.parseAsRoot(arguments), cores: cores)
+    }
+
+    /// The arenas for `command` (parsed): its `--jobs` when it has one, at most `cores`; `cores`
+    /// otherwise.
+    static func count(for command: (any ParsableCommand)?, cores: Int) -> Int {
         guard let jobs = (command as? any ParallelJobsCommand)?.jobs else { return max(cores, 1) }
         return max(1, min(jobs, cores))
     }

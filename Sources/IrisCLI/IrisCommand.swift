@@ -18,12 +18,25 @@ struct IrisCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Caps the allocator's arenas at the images the command decodes at once (its `--jobs`, by
-    /// default the number of cores), then runs the command.
+    /// Parses the arguments once, caps the allocator's arenas at the images the command decodes
+    /// at once (its `--jobs`, by default the number of cores), then runs the command.
     static func main() async {
-        AllocatorArenas.limit(
-            to: AllocatorArenas.count(
-                for: Array(CommandLine.arguments.dropFirst()), cores: ProcessInfo.processInfo.activeProcessorCount))
-        await main(nil)
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        AllocatorArenas.limit(to: AllocatorArenas.count(for: command, cores: ProcessInfo.processInfo.activeProcessorCount))
+        do {
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                var command = command
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }

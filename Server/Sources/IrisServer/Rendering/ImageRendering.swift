@@ -24,10 +24,11 @@ extension ImageRenderer {
         let timer = ProcessTimer()
         var timings = prepared.timings
         let started = clock.now
+        // The header was read while planning (every render is planned; only the source served
+        // as it is, and a 304, come without one).
+        guard let held = prepared.held else { throw ServeError(status: 500, "the render was not planned") }
         let image: LoadedImage
         do throws(ImageError) {
-            // Read while planning; read here only for a prepared render made elsewhere.
-            let held = if let held = prepared.held { held } else { try pipeline.readHeader(of: prepared.data) }
             image = try await pipeline.image(
                 decoding: held, target: plan.decodeTarget, appliesOrientation: !plan.skipsOrientation,
                 processors: timer.wrapping(plan.processors))
