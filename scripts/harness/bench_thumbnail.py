@@ -6,9 +6,12 @@ iris runs with --jobs 1, --jobs 2 (and 4 when there are 4 cores or more) and its
 thread). Each tool runs as one process over the same file repeated R times (so start-up cost is
 spread), under /usr/bin/time -v for peak RSS; the tools take turns, best of three (BENCH_RUNS)
 each. Prints images/s and peak RSS per tool and corpus, and the ratios of iris's default to
---jobs 1, vipsthumbnail and Pillow. With `--before PATH` another `iris` build (an earlier
-commit's) runs too, at its default jobs, and each row prints the ratio of this build to it.
-BENCH_ONLY (comma-separated words, e.g. "progressive,WebP") keeps the rows whose label contains
+--jobs 1, vipsthumbnail and Pillow. WebP rows also time `webp_floor` (harness/webp_floor.c:
+libwebp alone, one file at a time, with Iris's decoding options; it encodes and writes
+nothing), the floor under any libwebp-based tool that works one file at a time, and print how
+close iris --jobs 1 comes to it and what the floor is against vipsthumbnail. With
+`--before PATH` another `iris` build (an earlier commit's) runs too, at its default jobs, and
+each row prints the ratio of this build to it. BENCH_ONLY (comma-separated words, e.g. "progressive,WebP") keeps the rows whose label contains
 one of them.
 """
 import argparse, os, shutil, sys, tempfile
@@ -45,6 +48,7 @@ def loadavg():
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--before", help="another iris binary (an earlier build) measured in the same run")
+    parser.add_argument("--webp-floor", help="the webp_floor binary (built by scripts/bench-thumbnail)")
     args = parser.parse_args()
     iris = os.path.abspath(".build/release/IrisCLI")
     cores = os.cpu_count() or 1
@@ -67,7 +71,8 @@ def main():
                 os.symlink(os.path.abspath(src), link)
                 files.append(link)
             commands = {}
-            for tool in tools:
+            row_tools = tools + (["floor"] if args.webp_floor and name.endswith(".webp") else [])
+            for tool in row_tools:
                 if tool == "before":
                     cmd = [os.path.abspath(args.before), "thumbnail", "--size", str(SIZE), "--out", out] + files
                 elif tool.startswith("iris"):
@@ -75,6 +80,8 @@ def main():
                     if tool != "iris":
                         cmd += ["--jobs", tool.split("-j")[1]]
                     cmd += files
+                elif tool == "floor":
+                    cmd = [os.path.abspath(args.webp_floor), str(SIZE)] + files
                 elif tool == "vips":
                     cmd = ["vipsthumbnail", "-s", str(SIZE), "-o", out + "/%s.jpg[Q=85]"] + files
                 else:
@@ -83,7 +90,7 @@ def main():
             # Round robin, best of RUNS per tool: a burst of load elsewhere hits every tool alike.
             best = {}
             for _ in range(RUNS):
-                for tool in tools:
+                for tool in row_tools:
                     shutil.rmtree(out, ignore_errors=True); os.makedirs(out)
                     secs, rss, cpu, _ = timed_cpu(commands[tool])
                     if tool not in best or secs < best[tool][0]:
@@ -101,6 +108,11 @@ def main():
         cells = "".join(f"{r[t][0]:8.2f} {r[t][1]:4.0f}M" .rjust(15) for t in tools)
         print(f"{label:32}{cells}{r['iris'][0] / r['iris -j1'][0]:8.2f}x{r['iris'][0] / r['vips'][0]:9.2f}x"
               f"{r['iris'][0] / r['pillow'][0]:11.2f}x" + (f"{r['iris'][0] / r['before'][0]:10.2f}x" if args.before else ""))
+    for label, r in rows:
+        if "floor" in r:
+            print(f"{label}: libwebp floor {r['floor'][0]:.2f} images/s ({r['floor'][2]:.1f} ms of CPU an image); "
+                  f"iris -j1 at {r['iris -j1'][0] / r['floor'][0]:.3f} of the floor's speed; "
+                  f"floor/vips {r['floor'][0] / r['vips'][0]:.2f}x, iris -j1/vips {r['iris -j1'][0] / r['vips'][0]:.2f}x")
     print(f"\nCPU time (user + system) an image of the same best runs, ms")
     print(f"{'corpus':32}" + "".join(f"{t:>15}" for t in tools))
     for label, r in rows:
