@@ -265,7 +265,6 @@ static jvirt_barray_ptr dc_request_virt_barray(j_common_ptr cinfo, int pool_id, 
         array->window_rows[row] = array->window + (size_t)row * blocks_per_row;
     }
     store->arrays[ci] = array;
-    store->components++;
     return (jvirt_barray_ptr)array;
 }
 

@@ -66,11 +66,10 @@ typedef struct iris_dc_store {
     unsigned int component_mask;
     /// Coefficient arrays requested so far (libjpeg requests one per component, in order).
     int requests;
+    /// The arrays this store holds, by component (NULL for one libjpeg's own manager holds).
     iris_dc_array *arrays[MAX_COMPONENTS];
     jvirt_barray_ptr (*request_virt_barray)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
     JBLOCKARRAY (*access_virt_barray)(j_common_ptr, jvirt_barray_ptr, JDIMENSION, JDIMENSION, boolean);
-    /// Components whose arrays this store holds.
-    int components;
 } iris_dc_store;
 
 /// Wraps `cinfo`'s memory manager (after jpeg_create_decompress). Until a component mask is

@@ -240,7 +240,11 @@ void iris_jpeg_decoder_read_needed_scans_only(iris_jpeg_decoder *decoder, int en
 
 int iris_jpeg_decoder_skipped_scans(const iris_jpeg_decoder *decoder) { return decoder->source.skipped_scans; }
 
-int iris_jpeg_decoder_dc_only_components(const iris_jpeg_decoder *decoder) { return decoder->dc_store.components; }
+int iris_jpeg_decoder_dc_only_components(const iris_jpeg_decoder *decoder) {
+    int components = 0;
+    for (int ci = 0; ci < MAX_COMPONENTS; ci++) components += decoder->dc_store.arrays[ci] != NULL;
+    return components;
+}
 
 int iris_jpeg_decoder_start(iris_jpeg_decoder *decoder, int scale_num, int out_color_space,
                             int *out_width, int *out_height, int *out_components) {

@@ -192,6 +192,19 @@ static int iris_needed(int fd, char needed[][MAX_NAME], int capacity) {
     return count;
 }
 
+/// The DT_NEEDED entries of the library `soname`, found as the walk finds files
+/// (iris_open_file), in memory the caller frees; their count in `count`: 0 for a file that is
+/// not an ELF library of this process's kind (or no memory), -1 when none is found.
+static char (*iris_needed_of(const iris_dependency_walk *walk, const char *soname, int *count))[MAX_NAME] {
+    int fd = iris_open_file(walk, soname);
+    *count = -1;
+    if (fd < 0) return NULL;
+    char(*needed)[MAX_NAME] = malloc(sizeof(char[MAX_NEEDED][MAX_NAME]));
+    *count = needed != NULL ? iris_needed(fd, needed, MAX_NEEDED) : 0;
+    close(fd);
+    return needed;
+}
+
 /// Whether `name` is one of the libraries loaded before the walk.
 static int iris_was_loaded(const iris_dependency_walk *walk, const char *name) {
     for (int i = 0; i < walk->loadedCount; i++) {
@@ -207,11 +220,9 @@ static int iris_was_loaded(const iris_dependency_walk *walk, const char *name) {
 /// nothing.
 static void iris_walk(
     iris_dependency_walk *walk, const char *soname, int isRoot, int skipsLeaves, iris_library_visitor each, void *context) {
-    int fd = iris_open_file(walk, soname);
-    if (fd < 0) return;
-    char(*needed)[MAX_NAME] = malloc(sizeof(char[MAX_NEEDED][MAX_NAME]));
-    int count = needed != NULL ? iris_needed(fd, needed, MAX_NEEDED) : 0;
-    close(fd);
+    int count;
+    char(*needed)[MAX_NAME] = iris_needed_of(walk, soname, &count);
+    if (count < 0) return;
     int needsUnloaded = 0;
     for (int i = 0; i < count; i++) {
         if (!iris_was_loaded(walk, needed[i])) needsUnloaded = 1;
@@ -243,12 +254,9 @@ void iris_library_dependency_order(const char *name, iris_library_visitor each, 
 int iris_library_needed(const char *name, iris_library_visitor each, void *context) {
     iris_dependency_walk *walk = iris_start_walk();
     if (walk == NULL) return -1;
-    int fd = iris_open_file(walk, name);
+    int count;
+    char(*needed)[MAX_NAME] = iris_needed_of(walk, name, &count);
     free(walk);
-    if (fd < 0) return -1;
-    char(*needed)[MAX_NAME] = malloc(sizeof(char[MAX_NEEDED][MAX_NAME]));
-    int count = needed != NULL ? iris_needed(fd, needed, MAX_NEEDED) : -1;
-    close(fd);
     for (int i = 0; i < count; i++) each(needed[i], context);
     free(needed);
     return count;

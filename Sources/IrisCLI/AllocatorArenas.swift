@@ -20,13 +20,6 @@ enum AllocatorArenas {
         #endif
     }
 
-    /// The arenas for the command `arguments` name: its `--jobs` (images decoded at once) for a
-    /// command that has one, at most `cores`; `cores` otherwise, and for arguments that do not
-    /// parse (the command reports those itself).
-    static func count(for arguments: [String], cores: Int) -> Int {
-        count(for: try? IrisCommand.parseAsRoot(arguments), cores: cores)
-    }
-
     /// The arenas for `command` (parsed): its `--jobs` when it has one, at most `cores`; `cores`
     /// otherwise.
     static func count(for command: (any ParsableCommand)?, cores: Int) -> Int {

@@ -18,6 +18,11 @@ struct IrisCommand: AsyncParsableCommand {
         ]
     )
 
+    /// The cores this process may use, read once: the count comes from files (the cgroup's CPU
+    /// quota and CPU set), and ArgumentParser makes a command several times while parsing, each
+    /// time evaluating the `--jobs` default.
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     /// Parses the arguments once, caps the allocator's arenas at the images the command decodes
     /// at once (its `--jobs`, by default the number of cores), then runs the command.
     static func main() async {
@@ -27,7 +32,7 @@ struct IrisCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
-        AllocatorArenas.limit(to: AllocatorArenas.count(for: command, cores: ProcessInfo.processInfo.activeProcessorCount))
+        AllocatorArenas.limit(to: AllocatorArenas.count(for: command, cores: cores))
         do {
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()

@@ -21,7 +21,7 @@ struct SheetCommand: AsyncParsableCommand {
     var size = ThumbnailSize(width: 240, height: 240)
 
     @Option(name: .long, help: "Images processed at once (default: number of cores).")
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var jobs = IrisCommand.cores
 
     @Option(name: .long, help: "Output directory.")
     var out = "sheet"

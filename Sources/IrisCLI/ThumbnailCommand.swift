@@ -48,7 +48,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var keepProfile = false
 
     @Option(name: .long, help: "Images processed at once (default: number of cores).")
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var jobs = IrisCommand.cores
 
     @Option(name: .long, help: "Output directory.")
     var out = "thumbnails"

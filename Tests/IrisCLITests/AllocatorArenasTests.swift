@@ -20,3 +20,11 @@ struct AllocatorArenasTests {
         #expect(AllocatorArenas.count(for: ["--help"], cores: 2) == 2)
     }
 }
+
+extension AllocatorArenas {
+    /// The arenas for the command `arguments` name, parsed as `iris` parses them (arguments that
+    /// do not parse get `cores`: the command reports those itself).
+    fileprivate static func count(for arguments: [String], cores: Int) -> Int {
+        count(for: try? IrisCommand.parseAsRoot(arguments), cores: cores)
+    }
+}
