@@ -4,7 +4,7 @@ import Iris
 
 /// `iris sheet`: a contact sheet (index.html) of thumbnails, each beside its source's size,
 /// format, frames, load time and bytes. Animations stay animated (WebP), alpha stays (PNG).
-/// Thumbnails go through the pipeline, at most `--jobs` at once.
+/// Thumbnails go through the pipeline, at most `--jobs` decoded at once.
 struct SheetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sheet",
@@ -20,7 +20,7 @@ struct SheetCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Thumbnail box: W or WxH.")
     var size = ThumbnailSize(width: 240, height: 240)
 
-    @Option(name: .long, help: "Images processed at once (default: number of cores).")
+    @Option(name: .long, help: "Images decoded at once (default: number of cores).")
     var jobs = IrisCommand.cores
 
     @Option(name: .long, help: "Output directory.")

@@ -3,7 +3,7 @@ import Foundation
 import Iris
 
 /// `iris thumbnail`: one small image per input through the pipeline (decoded at the target
-/// size), at most `--jobs` at once.
+/// size), at most `--jobs` decoded at once.
 struct ThumbnailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
@@ -47,7 +47,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     )
     var keepProfile = false
 
-    @Option(name: .long, help: "Images processed at once (default: number of cores).")
+    @Option(name: .long, help: "Images decoded at once (default: number of cores).")
     var jobs = IrisCommand.cores
 
     @Option(name: .long, help: "Output directory.")
