@@ -23,7 +23,9 @@ final class TestHTTPConnectionHandler: ChannelInboundHandler {
             request = TestHTTPRequest(
                 path: String(head.uri.split(separator: "?", maxSplits: 1).first ?? ""),
                 range: head.headers.first(name: "Range"),
-                ifRange: head.headers.first(name: "If-Range"))
+                ifRange: head.headers.first(name: "If-Range"),
+                ifNoneMatch: head.headers.first(name: "If-None-Match"),
+                ifModifiedSince: head.headers.first(name: "If-Modified-Since"))
         case .body:
             break
         case .end:

@@ -12,8 +12,18 @@ struct TestHTTPResponsePlan {
         if let etag = route.etag { headers.append(("ETag", etag)) }
         if let lastModified = route.lastModified { headers.append(("Last-Modified", lastModified)) }
         if route.ranges != .none { headers.append(("Accept-Ranges", "bytes")) }
+        headers += route.headers
         status = route.status
         body = route.body
+
+        if route.status == 200, Self.isNotModified(request, route) {
+            // RFC 9110 §13.1: If-None-Match (weak comparison) first; If-Modified-Since only
+            // without it. A 304 has the validators and caching fields, and no body.
+            self.status = 304
+            self.body = Data()
+            self.headers = headers.filter { $0.0 != "Content-Type" } + [("Connection", "close")]
+            return
+        }
 
         if route.status == 200, let start = request.rangeStart, Self.ifRangeMatches(request.ifRange, route) {
             switch route.ranges {
@@ -45,6 +55,22 @@ struct TestHTTPResponsePlan {
         }
         headers.append(("Connection", "close"))
         self.headers = headers
+    }
+
+    /// Whether a conditional request names the route's current validator.
+    private static func isNotModified(_ request: TestHTTPRequest, _ route: TestHTTPRoute) -> Bool {
+        if let ifNoneMatch = request.ifNoneMatch {
+            guard let etag = route.etag else { return false }
+            func opaque(_ tag: String) -> Substring { tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag) }
+            return ifNoneMatch.split(separator: ",").contains {
+                let tag = $0.trimmingCharacters(in: .whitespaces)
+                return tag == "*" || opaque(tag) == opaque(etag)
+            }
+        }
+        if let ifModifiedSince = request.ifModifiedSince, let lastModified = route.lastModified {
+            return ifModifiedSince == lastModified
+        }
+        return false
     }
 
     /// `If-Range` absent, or equal to the route's strong `ETag` or its `Last-Modified`

@@ -27,6 +27,10 @@ public struct TestHTTPRoute: Sendable {
     public var etag: String?
     /// The `Last-Modified` header, if any.
     public var lastModified: String?
+    /// More header fields, sent as they are (`Cache-Control`, `Expires`, `Date`, `Age`...).
+    /// A request whose `If-None-Match` names ``etag``, or whose `If-Modified-Since` is
+    /// ``lastModified``, is answered `304 Not Modified` with these fields and no body.
+    public var headers: [(String, String)]
     /// How the route answers a `Range` request.
     public var ranges: RangeSupport
     /// What follows `body`: the end of the response, bytes forever, or silence.
@@ -77,8 +81,8 @@ public struct TestHTTPRoute: Sendable {
         status: Int = 200, body: Data, contentType: String = "application/octet-stream",
         delay: Duration = .zero, chunkSize: Int? = nil, chunkPause: Duration = .milliseconds(10),
         piecesOnRelease: Bool = false, dropAfterBytes: Int? = nil, isGated: Bool = false, etag: String? = nil,
-        lastModified: String? = nil, ranges: RangeSupport = .none, bodyEnd: BodyEnd = .complete,
-        contentLength: ContentLength = .actual
+        lastModified: String? = nil, headers: [(String, String)] = [], ranges: RangeSupport = .none,
+        bodyEnd: BodyEnd = .complete, contentLength: ContentLength = .actual
     ) {
         self.status = status
         self.body = body
@@ -91,6 +95,7 @@ public struct TestHTTPRoute: Sendable {
         self.isGated = isGated
         self.etag = etag
         self.lastModified = lastModified
+        self.headers = headers
         self.ranges = ranges
         self.bodyEnd = bodyEnd
         self.contentLength = contentLength

@@ -189,10 +189,10 @@ package final class PipelineTestMemoryCache: ImageCaching {
 /// A plain dictionary data cache.
 package final class PipelineTestDataCache: DataCaching {
     package init() {}
-    private let entries = LockedState<[String: Data]>([:])
+    private let entries = LockedState<[String: DataCacheEntry]>([:])
     package var keys: Set<String> { entries.withLock { Set($0.keys) } }
-    package func data(for key: String) -> Data? { entries.withLock { $0[key] } }
-    package func store(_ data: Data, for key: String) { entries.withLock { $0[key] = data } }
+    package func entry(for key: String) -> DataCacheEntry? { entries.withLock { $0[key] } }
+    package func store(_ entry: DataCacheEntry, for key: String) { entries.withLock { $0[key] = entry } }
     package func remove(for key: String) { _ = entries.withLock { $0.removeValue(forKey: key) } }
     package func removeAll() { entries.withLock { $0 = [:] } }
 }
@@ -259,5 +259,13 @@ extension ImageTask {
     package func firstProgressBytes() async -> Int? {
         for await progress in self.progress where progress.completed > 0 { return progress.completed }
         return nil
+    }
+}
+
+extension DataCacheEntry {
+    /// `data` as a response that said nothing about caching, received now: fresh for the HTTP
+    /// cache policy's default freshness.
+    package static func receivedNow(_ data: Data) -> DataCacheEntry {
+        DataCacheEntry(data: data, metadata: HTTPCacheMetadata(headers: [:], requestTime: Date(), responseTime: Date()))
     }
 }

@@ -14,3 +14,17 @@ package func thrownImageError(_ body: () throws -> Void) -> ImageError? {
         return nil
     }
 }
+
+/// The ``ImageError`` async `body` throws, or `nil` when it throws nothing (runs on the caller's
+/// executor).
+package nonisolated(nonsending) func thrownImageError(_ body: nonisolated(nonsending) () async throws -> Void) async -> ImageError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as ImageError {
+        return error
+    } catch {
+        Issue.record("threw a non-ImageError: \(error)")
+        return nil
+    }
+}

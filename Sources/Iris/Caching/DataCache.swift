@@ -7,11 +7,15 @@ import Musl
 import Darwin
 #endif
 
-/// A disk cache of original encoded data: one file per key, crash-safe, with a hard size limit.
+/// A disk cache of original encoded data and what HTTP said about it: one file per key,
+/// crash-safe, with a hard size limit.
 ///
 /// - Each file is named after a 128-bit hash of its key and carries a header with the key, the
-///   payload length and checksums (see `DataCacheEntryFile`). A read verifies all of it: a
-///   torn, truncated or damaged file is deleted and reported as a miss, never returned.
+///   HTTP metadata (``HTTPCacheMetadata``: validators, freshness), the payload length and
+///   checksums (see `DataCacheEntryFile`). A read verifies all of it: a torn, truncated or
+///   damaged file is deleted and reported as a miss, never returned, and bytes never come back
+///   with another response's metadata. Files of the format before metadata are read as entries
+///   without it.
 /// - ``store(_:for:)`` returns at once; a serial background queue writes a temporary file in the
 ///   same directory and renames it into place, so a crash (even `kill -9`) leaves either the
 ///   old entry, the new one, or none, never a partial one. Until the write lands, reads of that
@@ -42,7 +46,7 @@ public final class DataCache: DataCaching, Sendable {
 
     private struct PendingWrite {
         var sequence: UInt64
-        var data: Data
+        var entry: DataCacheEntry
     }
 
     private struct State {
@@ -108,24 +112,24 @@ public final class DataCache: DataCaching, Sendable {
 
     // MARK: - DataCaching
 
-    /// The data for `key` if present and intact (pending writes included); a read makes the
+    /// The entry for `key` if present and intact (pending writes included); a read makes the
     /// entry the most recently used. A damaged file is deleted and reported as a miss.
-    public func data(for key: String) -> Data? {
+    public func entry(for key: String) -> DataCacheEntry? {
         let name = Self.fileName(for: key)
-        enum Lookup { case pending(Data), onDisk, absent }
+        enum Lookup { case pending(DataCacheEntry), onDisk, absent }
         let lookup = state.withLock { state -> Lookup in
-            if let pending = state.pending[key] { return .pending(pending.data) }
+            if let pending = state.pending[key] { return .pending(pending.entry) }
             return state.index.touch(name) ? .onDisk : .absent
         }
         switch lookup {
-        case .pending(let data): return data
+        case .pending(let entry): return entry
         case .absent: return nil
         case .onDisk: break
         }
         let path = path(for: name)
         switch DataCacheEntryFile.read(from: path, key: Array(key.utf8)) {
-        case .hit(let data):
-            return data
+        case .hit(let entry):
+            return entry
         case .otherKey:
             return nil
         case .missing:
@@ -147,18 +151,20 @@ public final class DataCache: DataCaching, Sendable {
         }
     }
 
-    /// Stores `data` for `key` without blocking: the write happens on a background queue, and
-    /// until it lands reads of `key` return `data`. Data whose file would exceed ``sizeLimit``
-    /// is not stored (and an older entry for `key` is removed).
-    public func store(_ data: Data, for key: String) {
+    /// Stores `entry` for `key` without blocking: the write happens on a background queue, and
+    /// until it lands reads of `key` return `entry`. An entry whose file would exceed
+    /// ``sizeLimit`` is not stored (and an older entry for `key` is removed).
+    public func store(_ entry: DataCacheEntry, for key: String) {
         let keyBytes = Array(key.utf8)
-        guard DataCacheEntryFile.fileSize(keyCount: keyBytes.count, payloadCount: data.count) <= sizeLimit else {
+        let metadataCount = entry.metadata?.serialized.count ?? 0
+        guard DataCacheEntryFile.fileSize(keyCount: keyBytes.count, metadataCount: metadataCount, payloadCount: entry.data.count) <= sizeLimit
+        else {
             remove(for: key)
             return
         }
         let sequence = state.withLock { state -> UInt64 in
             state.nextSequence += 1
-            state.pending[key] = PendingWrite(sequence: state.nextSequence, data: data)
+            state.pending[key] = PendingWrite(sequence: state.nextSequence, entry: entry)
             return state.nextSequence
         }
         queue.async { [self] in write(key: key, keyBytes: keyBytes, sequence: sequence) }
@@ -226,20 +232,20 @@ public final class DataCache: DataCaching, Sendable {
     /// Runs on the queue: writes the pending data of `key` if it is still the latest.
     private func write(key: String, keyBytes: [UInt8], sequence: UInt64) {
         let pending = state.withLock { state in
-            state.pending[key].flatMap { $0.sequence == sequence ? $0.data : nil }
+            state.pending[key].flatMap { $0.sequence == sequence ? $0.entry : nil }
         }
-        guard let data = pending else { return }  // superseded or removed meanwhile
+        guard let entry = pending else { return }  // superseded or removed meanwhile
         let name = Self.fileName(for: key)
         let finalPath = path(for: name)
         let temporaryPath = path(for: Self.temporaryPrefix + UUID().uuidString)
-        let size = DataCacheEntryFile.fileSize(keyCount: keyBytes.count, payloadCount: data.count)
-
-        var status = DataCacheEntryFile.write(
-            to: temporaryPath, key: keyBytes, payload: data,
-            synchronize: synchronizesWrites)
-        if status == ENOENT, recreateDirectory() {
-            status = DataCacheEntryFile.write(to: temporaryPath, key: keyBytes, payload: data, synchronize: synchronizesWrites)
+        let metadata = entry.metadata?.serialized ?? []
+        let size = DataCacheEntryFile.fileSize(keyCount: keyBytes.count, metadataCount: metadata.count, payloadCount: entry.data.count)
+        func writeFile() -> Int32 {
+            DataCacheEntryFile.write(
+                to: temporaryPath, key: keyBytes, metadata: metadata, payload: entry.data, synchronize: synchronizesWrites)
         }
+        var status = writeFile()
+        if status == ENOENT, recreateDirectory() { status = writeFile() }
         var victims: [String] = []
         let committed = state.withLock { state -> Bool in
             guard state.pending[key]?.sequence == sequence else { return false }

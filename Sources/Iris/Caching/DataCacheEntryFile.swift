@@ -11,30 +11,35 @@ import Darwin
 ///
 /// Layout (little-endian):
 ///
-/// | offset | size | field                                          |
-/// |-------:|-----:|------------------------------------------------|
-/// |      0 |    4 | magic `IRDC`                                   |
-/// |      4 |    2 | format version (1)                             |
-/// |      6 |    2 | flags (0)                                      |
-/// |      8 |    4 | key length in bytes                            |
-/// |     12 |    4 | CRC-32 of the payload                          |
-/// |     16 |    8 | payload length in bytes                        |
-/// |     24 |    4 | CRC-32 of bytes 0..<24 followed by the key     |
-/// |     28 |    4 | reserved (0)                                   |
-/// |     32 |    k | the key, UTF-8                                 |
-/// |   32+k |    n | the payload                                    |
+/// | offset   | size | field                                                       |
+/// |---------:|-----:|-------------------------------------------------------------|
+/// |        0 |    4 | magic `IRDC`                                                |
+/// |        4 |    2 | format version (2; 1 is read too)                           |
+/// |        6 |    2 | flags (0)                                                   |
+/// |        8 |    4 | key length in bytes                                         |
+/// |       12 |    4 | CRC-32 of the payload                                       |
+/// |       16 |    8 | payload length in bytes                                     |
+/// |       24 |    4 | CRC-32 of bytes 0..<24 and 28..<32, the key and the metadata |
+/// |       28 |    4 | metadata length in bytes (version 1: reserved, 0)           |
+/// |       32 |    k | the key, UTF-8                                              |
+/// |     32+k |    m | the HTTP metadata (``HTTPCacheMetadata/serialized``)        |
+/// |   32+k+m |    n | the payload                                                 |
 ///
-/// A file is valid only if its size is exactly `32 + k + n` and both checksums and the key
-/// match, so a torn, truncated or damaged file is never mistaken for an entry.
+/// A file is valid only if its size is exactly `32 + k + m + n` and both checksums and the key
+/// match, so a torn, truncated or damaged file is never mistaken for an entry, and the bytes
+/// and their metadata are always those written together. Version 1 (before metadata; its
+/// header checksum covers bytes 0..<24 and the key) is read as an entry without metadata.
 enum DataCacheEntryFile {
     static let magic: [UInt8] = Array("IRDC".utf8)
-    static let version: UInt16 = 1
+    static let version: UInt16 = 2
+    /// The version written before entries carried metadata: still read.
+    static let versionWithoutMetadata: UInt16 = 1
     static let headerSize = 32
 
     /// What reading an entry file found.
     enum ReadResult {
-        /// The payload, intact and stored for the expected key.
-        case hit(Data)
+        /// The payload and its metadata, intact and stored for the expected key.
+        case hit(DataCacheEntry)
         /// There is no such file.
         case missing
         /// The file is intact but holds another key (a hash collision).
@@ -43,30 +48,37 @@ enum DataCacheEntryFile {
         case corrupt(inode: UInt64)
     }
 
-    /// Size of the file holding `payloadCount` bytes for a key of `keyCount` UTF-8 bytes.
-    static func fileSize(keyCount: Int, payloadCount: Int) -> Int { headerSize + keyCount + payloadCount }
+    /// Size of the file holding `payloadCount` bytes and `metadataCount` bytes of metadata for
+    /// a key of `keyCount` UTF-8 bytes.
+    static func fileSize(keyCount: Int, metadataCount: Int = 0, payloadCount: Int) -> Int {
+        headerSize + keyCount + metadataCount + payloadCount
+    }
 
-    /// The header followed by the key.
-    static func header(key: [UInt8], payload: Data) -> [UInt8] {
+    /// The header followed by the key and the metadata.
+    static func header(key: [UInt8], metadata: [UInt8], payload: Data) -> [UInt8] {
         var bytes = magic
         append(version, to: &bytes)
         append(UInt16(0), to: &bytes)
         append(UInt32(key.count), to: &bytes)
         append(payload.withUnsafeBytes { CRC32.checksum($0) }, to: &bytes)
         append(UInt64(payload.count), to: &bytes)
-        let headerCRC = CRC32.checksum(key, continuing: CRC32.checksum(bytes))
+        let metadataLength = UInt32(metadata.count)
+        var lengthBytes: [UInt8] = []
+        append(metadataLength, to: &lengthBytes)
+        let headerCRC = CRC32.checksum(metadata, continuing: CRC32.checksum(key, continuing: CRC32.checksum(lengthBytes, continuing: CRC32.checksum(bytes))))
         append(headerCRC, to: &bytes)
-        append(UInt32(0), to: &bytes)
+        bytes += lengthBytes
         bytes += key
+        bytes += metadata
         return bytes
     }
 
     /// Writes a new file at `path` (which must not exist). Returns `0`, or the `errno` of the
     /// failing call; on failure the caller removes the file.
-    static func write(to path: String, key: [UInt8], payload: Data, synchronize: Bool) -> Int32 {
+    static func write(to path: String, key: [UInt8], metadata: [UInt8], payload: Data, synchronize: Bool) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return errno }
-        var status = writeAll(descriptor, header(key: key, payload: payload))
+        var status = writeAll(descriptor, header(key: key, metadata: metadata, payload: payload))
         if status == 0 { status = payload.withUnsafeBytes { writeAll(descriptor, $0) } }
         if status == 0, synchronize, fsync(descriptor) != 0 { status = errno }
         if close(descriptor) != 0, status == 0 { status = errno }
@@ -87,8 +99,9 @@ enum DataCacheEntryFile {
 
         var header = [UInt8](repeating: 0, count: headerSize)
         guard header.withUnsafeMutableBytes({ readAll(descriptor, into: $0, at: 0) }) else { return .corrupt(inode: inode) }
-        guard Array(header[0..<4]) == magic, load(UInt16.self, header, 4) == version,
-            load(UInt16.self, header, 6) == 0, load(UInt32.self, header, 28) == 0
+        let fileVersion = load(UInt16.self, header, 4)
+        guard Array(header[0..<4]) == magic, fileVersion == version || fileVersion == versionWithoutMetadata,
+            load(UInt16.self, header, 6) == 0
         else {
             return .corrupt(inode: inode)
         }
@@ -96,26 +109,34 @@ enum DataCacheEntryFile {
         let payloadCRC = load(UInt32.self, header, 12)
         let payloadLength = load(UInt64.self, header, 16)
         let headerCRC = load(UInt32.self, header, 24)
-        guard payloadLength <= UInt64(Int.max / 2),
-            size == fileSize(keyCount: keyCount, payloadCount: Int(payloadLength))
+        let metadataCount = Int(load(UInt32.self, header, 28))
+        guard fileVersion == version || metadataCount == 0, payloadLength <= UInt64(Int.max / 2),
+            size == fileSize(keyCount: keyCount, metadataCount: metadataCount, payloadCount: Int(payloadLength))
         else {
             return .corrupt(inode: inode)
         }
-        var storedKey = [UInt8](repeating: 0, count: keyCount)
-        guard storedKey.withUnsafeMutableBytes({ readAll(descriptor, into: $0, at: headerSize) }),
-            CRC32.checksum(storedKey, continuing: CRC32.checksum(header[0..<24])) == headerCRC
-        else {
+        var keyAndMetadata = [UInt8](repeating: 0, count: keyCount + metadataCount)
+        guard keyAndMetadata.withUnsafeMutableBytes({ readAll(descriptor, into: $0, at: headerSize) }) else {
             return .corrupt(inode: inode)
+        }
+        let checkedHeader = fileVersion == version ? CRC32.checksum(header[28..<32], continuing: CRC32.checksum(header[0..<24])) : CRC32.checksum(header[0..<24])
+        guard CRC32.checksum(keyAndMetadata, continuing: checkedHeader) == headerCRC else { return .corrupt(inode: inode) }
+        let metadata: HTTPCacheMetadata?
+        if metadataCount > 0 {
+            guard let read = HTTPCacheMetadata(serialized: keyAndMetadata[keyCount...]) else { return .corrupt(inode: inode) }
+            metadata = read
+        } else {
+            metadata = nil
         }
         var payload = Data(count: Int(payloadLength))
         let intact = payload.withUnsafeMutableBytes { buffer in
-            readAll(descriptor, into: buffer, at: headerSize + keyCount)
+            readAll(descriptor, into: buffer, at: headerSize + keyCount + metadataCount)
                 && CRC32.checksum(UnsafeRawBufferPointer(buffer)) == payloadCRC
         }
         guard intact else { return .corrupt(inode: inode) }
-        guard storedKey == key else { return .otherKey }
+        guard keyAndMetadata.prefix(keyCount).elementsEqual(key) else { return .otherKey }
         if touch { _ = futimens(descriptor, nil) }
-        return .hit(payload)
+        return .hit(DataCacheEntry(data: payload, metadata: metadata))
     }
 
     /// The inode of the file at `path`, if it exists.

@@ -180,6 +180,14 @@ public final class MemoryCache: ImageCaching, Sendable {
         _ = removed
     }
 
+    /// Removes every image whose key `shouldRemove` picks.
+    public func removeImages(where shouldRemove: (ImageCacheKey) -> Bool) {
+        let removed = state.withLock { state -> [Entry] in
+            state.list.keysByRecency.filter(shouldRemove).compactMap { state.remove($0) }
+        }
+        _ = removed  // released outside the lock
+    }
+
     /// Removes every image.
     public func removeAll() {
         let removed = state.withLock { $0.removeAll() }

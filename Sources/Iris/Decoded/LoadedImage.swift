@@ -32,6 +32,10 @@ public struct LoadedImage: Sendable {
     /// The image service's rendition these pixels were decoded from, when one was: its
     /// ``sourceSize`` is then the rendition's, not the original's (which the service alone knows).
     public var serviceRendition: ImageRendition?
+    /// What HTTP said about the bytes this image was decoded from (validators, freshness), when
+    /// they came over HTTP: the pipeline reads it to know when an image in the memory cache has
+    /// gone stale and must be revalidated. `nil` for files and `.data` closures.
+    public var httpMetadata: HTTPCacheMetadata?
 
     /// Makes a loaded image.
     public init(

@@ -6,7 +6,9 @@ import FoundationNetworking
 /// Loads images over HTTP(S) with `URLSession`, streaming each piece of the body as it arrives.
 ///
 /// One loader owns one session. Failures finish the stream with an ``ImageError``:
-/// - a status outside 200–299: ``ImageError/httpStatus(code:url:)`` (the body is not read);
+/// - a status outside 200–299: ``ImageError/httpStatus(code:url:)`` (the body is not read),
+///   except `304 Not Modified`, the answer to a conditional request: its response is passed on
+///   and the stream ends, with no body;
 /// - a successful response whose first bytes are an HTML page or JSON:
 ///   ``ImageError/notAnImage(_:url:)``;
 /// - transport failures (refused, reset, timed out, the connection closing before the announced
@@ -35,8 +37,9 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The session's configuration (copied: later changes have no effect).
-    ///     On Linux its `urlCache` is not used: swift-corelibs-foundation can crash when a load
-    ///     is cancelled while its cache lookup runs (use ``ImagePipeline/Configuration/dataCache``).
+    ///     Its `urlCache` is not used, on any platform: the pipeline's
+    ///     ``ImagePipeline/Configuration/dataCache`` is the one store, and the pipeline sends
+    ///     conditional requests itself.
     ///   - timeout: Seconds without any bytes (waiting for the response, or between pieces of
     ///     the body: a server that stalls mid-body) after which a request fails with
     ///     ``ImageError/network(reason:url:cause:)``, its `urlErrorCode` `.timedOut`. Fractions of a
@@ -56,14 +59,13 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
     private init(configuration: URLSessionConfiguration, timeout: TimeInterval, clock: LoadClock) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.timeoutIntervalForRequest = Self.backstop(for: timeout, clock: clock)
-        #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation looks a task up in the URLCache on a background queue; a
-        // cancel landing meanwhile reaches a task already gone from the session's registry and
-        // traps ("Trying to access a behaviour for a task that in not in the registry"), which
-        // a list scrolling past its images does all the time. The pipeline keeps its own disk
-        // cache of the data.
+        // One store: the pipeline's disk cache keeps the data with its HTTP metadata and sends
+        // the conditional requests itself, so URLSession neither keeps a second copy nor answers
+        // from one. (On Linux a URLCache also traps: swift-corelibs-foundation looks a task up in
+        // it on a background queue, and a cancel landing meanwhile reaches a task already gone
+        // from the session's registry.)
         configuration.urlCache = nil
-        #endif
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         self.timeout = timeout
         self.clock = clock
         delegate = URLSessionDataLoaderDelegate(clock: clock)

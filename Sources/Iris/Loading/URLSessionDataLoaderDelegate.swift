@@ -79,6 +79,15 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, Send
         let expected = described.expectedLength
         guard let load = loads.withLock({ $0[id] }) else { return completionHandler(.cancel) }
 
+        if status == 304 {
+            // Not Modified: the answer to a conditional request, whose headers renew the cached
+            // entry; it has no body.
+            _ = loads.withLock { remove(id, from: &$0) }
+            load.continuation.yield(.response(described))
+            load.continuation.finish()
+            completionHandler(.cancel)
+            return
+        }
         if let status, !(200...299).contains(status) {
             finish(id, throwing: ImageError.httpStatus(code: status, url: response.url ?? url(of: id)))
             completionHandler(.cancel)

@@ -49,7 +49,9 @@ extension ImagePipeline {
             caches.data(forKey: pipeline.dataKey(for: request))
         }
 
-        /// Puts `data` in the disk cache as `request`'s original data.
+        /// Puts `data` in the disk cache as `request`'s original data, as a response that said
+        /// nothing about caching, received now: fresh for the ``HTTPCachePolicy/defaultFreshness``
+        /// of ``Configuration/httpCache``.
         public func storeData(_ data: Data, for request: ImageRequest) {
             caches.storeData(data, forKey: pipeline.dataKey(for: request))
         }

@@ -54,6 +54,12 @@ extension ImagePipeline {
         /// (``LoadedImage/serviceFallback``). `nil` (the default) always fetches the original.
         public var imageService: (any ImageService)?
 
+        /// How HTTP's caching rules apply to the data in ``dataCache`` and the images decoded
+        /// from it: freshness, revalidation, stale data shown while it is revalidated, and the
+        /// clock they run on. HTTP's rules by default; ``HTTPCachePolicy/keepForever`` keeps every
+        /// entry until the disk cache evicts it by size (versioned URLs).
+        public var httpCache: HTTPCachePolicy = HTTPCachePolicy()
+
         /// Makes a configuration. Loads go through a new ``URLSessionDataLoader`` unless another
         /// loader is given; decoded images are kept in a new ``MemoryCache`` (pass `nil` for
         /// none); no disk cache unless given. Decodes and processing default to one per

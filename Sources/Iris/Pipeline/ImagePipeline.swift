@@ -41,7 +41,7 @@ public final class ImagePipeline: Sendable {
     public nonisolated(nonsending) func image(for request: ImageRequest) async throws(ImageError) -> LoadedImage {
         let keys = graph.keys(for: request)
         // A hit needs no task (and no streams): the hot path of a scrolling list.
-        if let cached = graph.caches.image(for: request, keys: keys) { return cached }
+        if let cached = graph.usableImage(for: request, keys: keys) { return cached }
         return try await loadImage(for: request, keys: keys)
     }
 
@@ -65,7 +65,7 @@ public final class ImagePipeline: Sendable {
     /// ``task(for:)`` with `request`'s keys already derived.
     package func task(for request: ImageRequest, keys: RequestKeys) -> ImageTask {
         let task = ImageTask(request: request)
-        if let cached = graph.caches.image(for: request, keys: keys) {
+        if let cached = graph.usableImage(for: request, keys: keys) {
             task.complete(with: .success(cached))
             return task
         }
@@ -79,17 +79,35 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    /// The original encoded bytes of `request`'s source: from the disk cache, or loaded (and then
-    /// stored there), shared with image loads of the same data in flight. Cancelling the calling
-    /// task leaves the shared load and throws ``ImageError/cancelled``.
-    public func data(for request: ImageRequest) async throws(ImageError) -> Data {
+    /// The original encoded bytes of `request`'s source with what is known about them (where
+    /// they came from, what HTTP said about them): from the disk cache under HTTP's rules (a
+    /// stale entry is revalidated first), or loaded (and then stored there), shared with image
+    /// loads of the same data in flight. Cancelling the calling task leaves the shared load and
+    /// throws ``ImageError/cancelled``.
+    public func fetch(_ request: ImageRequest) async throws(ImageError) -> FetchedData {
         try await graph.data(for: request, keys: graph.keys(for: request)).get()
     }
 
-    /// The memory cache's image for `request` with its keys already derived (see
-    /// ``Cache/image(for:)``).
+    /// The original encoded bytes of `request`'s source: ``fetch(_:)``'s data.
+    public func data(for request: ImageRequest) async throws(ImageError) -> Data {
+        try await fetch(request).data
+    }
+
+    /// Calls `handler` each time a revalidation finds that the bytes `request` shows were
+    /// replaced at their origin (a `200` with other bytes where a `304` was hoped for): the
+    /// images decoded from the old bytes have then left the memory cache, and loading `request`
+    /// again gives the new image. The handler runs on no particular thread. The observation lasts
+    /// until it is cancelled or released.
+    public func observeChanges(of request: ImageRequest, _ handler: @escaping @Sendable () -> Void) -> ImageChangeObservation {
+        graph.changeObservers.add(for: graph.keys(for: request).data, handler)
+    }
+
+    /// The memory cache's image for `request` with its keys already derived, as HTTP's rules let
+    /// it be shown now: fresh, or stale but allowed while it is revalidated (which this starts);
+    /// `nil` for an image that must be revalidated before it is shown (see
+    /// ``Cache/image(for:)`` for the plain read).
     package func cachedImage(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
-        graph.caches.image(for: request, keys: keys)
+        graph.usableImage(for: request, keys: keys)
     }
 
     /// The memory cache's best image of `request`'s source with its keys already derived (see

@@ -35,14 +35,31 @@ public struct ImageRequest: Sendable {
         public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    /// Which caches a request may read and whether it may load.
+    /// Which caches a request may read, whether it may load, and how HTTP's caching rules apply:
+    /// the names and meanings of `URLRequest.CachePolicy`.
     public enum CachePolicy: Sendable, Hashable {
-        /// Memory cache, then disk cache, then load.
-        case useCache
-        /// Skip reading caches (results are still stored).
-        case reloadIgnoringCache
-        /// Only caches; fail with ``ImageError/notCached`` when nothing is there.
+        /// HTTP's rules (the default): memory cache, then disk cache; stored data that is fresh
+        /// is used without asking, stale data is revalidated with a conditional request (or shown
+        /// at once and revalidated in the background, when `stale-while-revalidate` allows), then
+        /// loaded.
+        case useProtocolCachePolicy
+        /// Always asks the origin before using stored data: a conditional request, whose `304`
+        /// keeps the stored bytes (and the images decoded from them) at no body's cost.
+        case reloadRevalidatingCacheData
+        /// Stored data, fresh or stale, without asking (offline-first); loads only what is not
+        /// stored.
+        case returnCacheDataElseLoad
+        /// Skips reading caches and loads (results are still stored).
+        case reloadIgnoringLocalCacheData
+        /// Only caches, fresh or stale; fails with ``ImageError/notCached`` when nothing is there.
         case returnCacheDataDontLoad
+
+        /// HTTP's rules: the name from before HTTP caching, the same as
+        /// ``useProtocolCachePolicy``.
+        public static let useCache = CachePolicy.useProtocolCachePolicy
+        /// Skips reading caches: the name from before HTTP caching, the same as
+        /// ``reloadIgnoringLocalCacheData``.
+        public static let reloadIgnoringCache = CachePolicy.reloadIgnoringLocalCacheData
     }
 
     /// Switches most requests leave alone: orientation, the cache key, keeping the original bytes.
@@ -77,7 +94,8 @@ public struct ImageRequest: Sendable {
     /// Where the request's work goes in the pipeline's queues; shared work runs at the highest
     /// priority of the requests waiting on it. `.normal` by default.
     public var priority: Priority
-    /// Whether caches are read and whether a miss may load. `.useCache` by default.
+    /// Whether caches are read, whether a miss may load and how HTTP's rules apply.
+    /// ``CachePolicy/useProtocolCachePolicy`` by default.
     public var cachePolicy: CachePolicy
     /// Orientation, cache key and keeping the original bytes.
     public var options: Options
@@ -86,7 +104,7 @@ public struct ImageRequest: Sendable {
     public init(
         source: Source, targetSize: CGSize? = nil, contentMode: ContentMode = .fit, scale: Double = 1,
         processors: [any ImageProcessing] = [], priority: Priority = .normal,
-        cachePolicy: CachePolicy = .useCache, options: Options = Options()
+        cachePolicy: CachePolicy = .useProtocolCachePolicy, options: Options = Options()
     ) {
         self.source = source
         self.targetSize = targetSize
@@ -102,7 +120,7 @@ public struct ImageRequest: Sendable {
     public init(
         url: URL, targetSize: CGSize? = nil, contentMode: ContentMode = .fit, scale: Double = 1,
         processors: [any ImageProcessing] = [], priority: Priority = .normal,
-        cachePolicy: CachePolicy = .useCache, options: Options = Options()
+        cachePolicy: CachePolicy = .useProtocolCachePolicy, options: Options = Options()
     ) {
         self.init(
             source: url.isFileURL ? .file(url) : .url(url), targetSize: targetSize, contentMode: contentMode,

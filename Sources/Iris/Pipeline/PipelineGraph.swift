@@ -29,7 +29,7 @@ final class PipelineGraph: Sendable {
 
     let processStages = StageRegistry<ProcessKey, StageImage, LoadedImage>()
     let decodeStages = StageRegistry<DecodeKey, StageImage, LoadedImage>()
-    let fetchDataStages = StageRegistry<FetchKey, Data, Data>()
+    let fetchDataStages = StageRegistry<FetchKey, FetchedData, Data>()
 
     let processQueue: WorkQueue
     let decodeQueue: WorkQueue
@@ -44,13 +44,12 @@ final class PipelineGraph: Sendable {
     let liveRequests = LockedState(0)
     /// The image service's routing (``ImagePipeline/Configuration/imageService``), if any.
     let serviceRouting: ServiceRouting?
-    /// Loads that fell back from the image service to the original, by data key, until the
-    /// decode of their bytes reads them.
-    let serviceFallbacks = ServiceFallbacks()
+    /// Who is told when a revalidation replaces a source's bytes (``ImagePipeline/observeChanges(of:_:)``).
+    let changeObservers = DataChangeObservers()
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
-        caches = PipelineCaches(memory: configuration.memoryCache, disk: configuration.dataCache)
+        caches = PipelineCaches(memory: configuration.memoryCache, disk: configuration.dataCache, http: configuration.httpCache)
         serviceRouting = configuration.imageService.map { ServiceRouting(service: $0, decoders: configuration.decoders) }
         processQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentProcessing)
         decodeQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDecodes)
@@ -90,7 +89,7 @@ final class PipelineGraph: Sendable {
     func fetchData(
         _ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
         observer: @escaping FetchDataStage.Observer
-    ) -> StageSubscription<Data, Data> {
+    ) -> StageSubscription<FetchedData, Data> {
         fetchDataStages.subscribe(to: keys.fetch, priority: priority, observer: observer) {
             FetchDataStage(graph: self, request: request, keys: keys)
         }
@@ -108,10 +107,60 @@ final class PipelineGraph: Sendable {
 
     /// Waits for `request`'s original data from the fetch stage (``ImagePipeline/data(for:)``),
     /// counted in ``liveRequests``.
-    nonisolated(nonsending) func data(for request: ImageRequest, keys: RequestKeys) async -> Result<Data, ImageError> {
+    nonisolated(nonsending) func data(for request: ImageRequest, keys: RequestKeys) async -> Result<FetchedData, ImageError> {
         await countingLive {
             await StageWaiter.result { observer in fetchData(request, keys: keys, priority: request.priority, observer: observer) }
         }
+    }
+
+    // MARK: Memory hits
+
+    /// The memory cache's image for `request` as HTTP's rules let it be used now: fresh (or not
+    /// from HTTP at all), whatever is stored when the policy takes it, or stale but allowed while
+    /// it is revalidated, which this then starts in the background. `nil` when there is none, or
+    /// it must be revalidated first: the load then goes through the stages, whose revalidation
+    /// keeps the stored bytes on a `304`.
+    func usableImage(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
+        guard let image = caches.image(for: request, keys: keys) else { return nil }
+        switch request.cachePolicy {
+        case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+            return image
+        case .reloadRevalidatingCacheData:
+            return image.httpMetadata == nil ? image : nil
+        case .reloadIgnoringLocalCacheData:
+            return nil
+        case .useProtocolCachePolicy:
+            let validity = caches.validity(of: image)
+            if validity.isFresh { return image }
+            guard validity.servesWhileRevalidating else { return nil }
+            revalidateInBackground(request, keys: keys)
+            return image
+        }
+    }
+
+    // MARK: Revalidation
+
+    /// Revalidates `request`'s stored data in the background (an image of it was shown stale):
+    /// one revalidation per data in flight, whoever asks, at low priority. A `304` renews the
+    /// stored entry; new bytes replace it and every image decoded from the old ones
+    /// (``dataDidChange(_:)``). Counted in ``liveRequests`` while it runs.
+    func revalidateInBackground(_ request: ImageRequest, keys: RequestKeys) {
+        guard request.source.usesDataLoader, caches.hasDisk else { return }
+        var request = request
+        request.cachePolicy = .useProtocolCachePolicy
+        let keys = keys.forRevalidation
+        liveRequests.withLock { $0 += 1 }
+        Task { [self, request] in
+            _ = await StageWaiter.result { observer in fetchData(request, keys: keys, priority: .low, observer: observer) }
+            liveRequests.withLock { $0 -= 1 }
+        }
+    }
+
+    /// A revalidation found new bytes for `data`: every image decoded from the old ones leaves
+    /// the memory cache (every size, every processor), and whoever shows them is told.
+    func dataDidChange(_ data: DataKey) {
+        caches.removeImages(decodedFrom: data)
+        changeObservers.notify(data)
     }
 
     // MARK: In flight

@@ -71,6 +71,10 @@ package struct RequestKeys: Sendable {
     /// The same keys for the fetch that follows a disk read: it loads without reading the disk
     /// again.
     var withoutDiskRead: RequestKeys { RequestKeys(image: image, cachePolicy: cachePolicy, readsDisk: false) }
+    /// The keys of the fetch that revalidates the stored data under HTTP's rules (reads the
+    /// disk cache, uses a fresh entry, asks the origin about a stale one): one for every request
+    /// of the data whatever its policy, so a revalidation in the background is done once.
+    var forRevalidation: RequestKeys { RequestKeys(image: image, cachePolicy: .useProtocolCachePolicy, readsDisk: true) }
 
     /// The keys of `request`: its data key is the source's (``ImageRequest/Options/cacheKey``
     /// when set, else `cacheKeyFilter` applied to a URL source's URL, else the URL, file path or
@@ -95,7 +99,7 @@ package struct RequestKeys: Sendable {
                 skipsOrientation: request.options.skipsOrientation,
                 processors: request.processors.map(\.identifier)),
             cachePolicy: request.cachePolicy,
-            readsDisk: viaLoader && request.cachePolicy != .reloadIgnoringCache)
+            readsDisk: viaLoader && request.cachePolicy != .reloadIgnoringLocalCacheData)
     }
 
     /// The data key, and whether the source goes through the data loader (read in the same

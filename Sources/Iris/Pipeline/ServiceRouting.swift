@@ -39,28 +39,3 @@ struct ServiceRouting: Sendable {
         }
     }
 }
-
-/// Loads that fell back from the image service to the original, by the rendition's data key,
-/// kept until the decode of their bytes takes them into ``LoadedImage/serviceFallback`` (at most
-/// a few hundred: an entry nobody takes, a `data(for:)` load's, is dropped with the oldest).
-final class ServiceFallbacks: Sendable {
-    private static let capacity = 256
-    private let entries = LockedState<[(key: DataKey, error: ImageError)]>([])
-
-    /// Records that the load of `key` fell back after `error`.
-    func record(_ error: ImageError, for key: DataKey) {
-        entries.withLock { entries in
-            entries.removeAll { $0.key == key }
-            entries.append((key, error))
-            if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
-        }
-    }
-
-    /// The fallback recorded for `key`, removed.
-    func take(_ key: DataKey) -> ImageError? {
-        entries.withLock { entries in
-            guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
-            return entries.remove(at: index).error
-        }
-    }
-}

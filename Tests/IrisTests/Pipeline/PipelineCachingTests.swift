@@ -53,7 +53,7 @@ extension PipelineTests {
             let disk = InFlightRecordingDataCache()
             let pipeline = ImagePipeline.testPipeline(loader: loader, dataCache: disk)
             disk.record { pipeline.inFlight }
-            disk.store(PipelineTestFormat.photo(width: 12, height: 6), for: Self.url.absoluteString)
+            disk.store(.receivedNow(PipelineTestFormat.photo(width: 12, height: 6)), for: Self.url.absoluteString)
 
             let hit = try await pipeline.image(for: ImageRequest(url: Self.url, targetSize: CGSize(width: 6, height: 6)))
             #expect(hit.bitmap.size == PixelSize(width: 6, height: 3))
@@ -117,7 +117,7 @@ extension PipelineTests {
             #expect(calls.count == 0)
 
             // Once the data is on disk, the same request succeeds without loading.
-            disk.store(PipelineTestFormat.photo(width: 12, height: 6), for: Self.url.absoluteString)
+            disk.store(.receivedNow(PipelineTestFormat.photo(width: 12, height: 6)), for: Self.url.absoluteString)
             #expect(try await pipeline.image(for: request).bitmap.size == PixelSize(width: 12, height: 6))
             #expect(loader.loadCount == 0)
         }

@@ -19,14 +19,14 @@ final class InFlightRecordingDataCache: DataCaching {
         }
     }
 
-    func data(for key: String) -> Data? {
+    func entry(for key: String) -> DataCacheEntry? {
         if let inFlight = snapshot.withLock({ $0 }) {
             let now = inFlight()
             reads.withLock { $0.append(now) }
         }
-        return base.data(for: key)
+        return base.entry(for: key)
     }
-    func store(_ data: Data, for key: String) { base.store(data, for: key) }
+    func store(_ entry: DataCacheEntry, for key: String) { base.store(entry, for: key) }
     func remove(for key: String) { base.remove(for: key) }
     func removeAll() { base.removeAll() }
 }

@@ -29,50 +29,65 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             }
         }
         if graph.caches.readsData(for: keys) { return readCacheThenDecode() }
-        followFetch()
+        followFetch(keys.withoutDiskRead)
     }
 
-    /// Reads the disk cache and, on a hit, decodes in the same job: one queue hop for the most
-    /// common load of a scrolling list, not a read job and then a decode job. A miss follows
-    /// the fetch stage, which then loads without reading the disk cache again.
+    /// Reads the disk cache and, on a hit it may use, decodes in the same job: one queue hop for
+    /// the most common load of a scrolling list, not a read job and then a decode job. A miss
+    /// follows the fetch stage, which then loads without reading the disk cache again; stored
+    /// data that must be revalidated first follows the fetch stage that reads and revalidates it.
+    ///
+    /// Stored data is used at once when it is fresh, when the request's policy takes whatever
+    /// is stored, or when it is stale but may be shown while it is revalidated
+    /// (`stale-while-revalidate`): the process stage then starts that revalidation once the
+    /// image is in the memory cache.
     private func readCacheThenDecode() {
         let options = decodeOptions()
         let decoders = graph.configuration.decoders
         enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
-            guard let data = graph.caches.data(for: keys) else { return followFetch() }
+            guard let entry = graph.caches.entry(for: keys) else { return followFetch(keys.withoutDiskRead) }
+            let usesStoredData: Bool =
+                switch request.cachePolicy {
+                case .returnCacheDataElseLoad, .returnCacheDataDontLoad: true
+                case .useProtocolCachePolicy:
+                    graph.caches.validity(of: entry).isFresh || graph.caches.validity(of: entry).servesWhileRevalidating
+                case .reloadRevalidatingCacheData, .reloadIgnoringLocalCacheData: false
+                }
+            guard usesStoredData else { return followFetch(keys) }
             do throws(ImageError) {
-                finish(.success(try await decodeLoaded(data, decoders, options)))
+                let fetched = FetchedData(stored: entry, origin: .diskCache, keys: keys)
+                finish(.success(try await decodeLoaded(fetched, decoders, options)))
             } catch {
                 finish(.failure(error))
             }
         }
     }
 
-    /// Subscribes to the fetch stage that loads without reading the disk cache (this stage has
-    /// read it, or the request may not): previews from its partial data, then the decode of
-    /// its data.
-    private func followFetch() {
+    /// Subscribes to the fetch stage of `fetchKeys` (one that loads without reading the disk
+    /// cache, which this stage has read or may not; or one that revalidates what is stored):
+    /// previews from its partial data, then the decode of its data.
+    private func followFetch(_ fetchKeys: RequestKeys) {
         follow(
-            { [graph] in graph.fetchData($0, keys: $1.withoutDiskRead, priority: $2, observer: $3) },
+            { [graph] in graph.fetchData($0, keys: fetchKeys, priority: $2, observer: $3) },
             partial: { [self] data in decodePreview(of: data) }
-        ) { [self] data in
-            decode { [self] decoders, options throws(ImageError) in try await decodeLoaded(data, decoders, options) }
+        ) { [self] fetched in
+            decode { [self] decoders, options throws(ImageError) in try await decodeLoaded(fetched, decoders, options) }
         }
     }
 
-    /// Decodes data that came through the loader or the disk cache; data that does not decode
-    /// is forgotten there.
+    /// Decodes data that came through the loader or the disk cache, the image carrying what is
+    /// known of it (its HTTP metadata, the service's rendition or why the service failed); data
+    /// that does not decode is forgotten there.
     private func decodeLoaded(
-        _ data: Data, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions
+        _ fetched: FetchedData, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions
     ) async throws(ImageError) -> StageImage {
         do throws(ImageError) {
-            var image = try await decoders.decodeAwaiting(data, options: options)
-            if let rendition = keys.data.rendition {
-                image.serviceFallback = graph.serviceFallbacks.take(keys.data)
-                if image.serviceFallback == nil { image.serviceRendition = rendition.rendition }
-            }
-            return StageImage(image: image, originalData: data)
+            var image = try await decoders.decodeAwaiting(fetched.data, options: options)
+            image.httpMetadata = fetched.httpMetadata
+            image.serviceFallback = fetched.serviceFallback
+            image.serviceRendition = fetched.rendition
+            return StageImage(image: image, originalData: fetched.data)
         } catch {
             graph.caches.forgetData(of: request, keys: keys, after: error)
             throw error

@@ -6,39 +6,61 @@ import FoundationNetworking
 extension FetchDataStage {
     /// What a load gave.
     enum Loaded {
-        /// The bytes asked for (the service's rendition, when routed through one).
-        case success(Data)
-        /// The original's bytes, loaded because the image service failed with `error`.
-        case fellBack(Data, after: ImageError)
+        /// New bytes: the service's rendition when routed through one, else the original (after
+        /// the service failed, ``FetchedData/serviceFallback`` says so).
+        case fetched(FetchedData)
+        /// `304 Not Modified` to a conditional request: the stored bytes stand. Its metadata is
+        /// the 304's own fields and times, which renew the stored entry's.
+        case notModified(HTTPCacheMetadata)
         /// Nothing.
         case failure(ImageError)
-
-        init(_ result: Result<Data, ImageError>) {
-            switch result {
-            case .success(let data): self = .success(data)
-            case .failure(let error): self = .failure(error)
-            }
-        }
     }
 
     /// Reads or loads the source's bytes: a file, a `.data` closure, the image service's
     /// rendition of a URL (the original once if the service fails), or the data loader's stream
-    /// (with progress and, when progressive decoding is on, partial data).
-    func loadSourceData() async -> Loaded {
+    /// (with progress and, when progressive decoding is on, partial data). `revalidating`, the
+    /// stored entry and what it allows, makes the request conditional on its validators; a
+    /// failure the stored entry may stand in for is then returned as it is, not fallen back from.
+    func loadSourceData(revalidating stored: (entry: DataCacheEntry, validity: HTTPCacheValidity)?) async -> Loaded {
+        let conditions = stored?.entry.metadata?.conditionalHeaders ?? [:]
         if let routing = graph.serviceRouting, let rendition = keys.data.rendition, case .url(let source) = request.source {
-            return await loadRendition(rendition.rendition, of: source, from: routing.service)
+            return await loadRendition(
+                rendition.rendition, of: source, from: routing.service, conditions: conditions, validity: stored?.validity)
         }
-        return Loaded(await loadOriginal())
+        switch request.source {
+        case .file(let url):
+            do {
+                return .fetched(FetchedData(data: try Data(contentsOf: url, options: .mappedIfSafe), origin: .loaded))
+            } catch {
+                return .failure(
+                    .dataLoadingFailed(reason: "cannot read \(url.path): \(ErrorCause.reason(error))", cause: ErrorCause(error)))
+            }
+        case .data(_, let load):
+            return await loadClosure(load)
+        case .url(let url):
+            return await stream(URLRequest(url: url), conditions: conditions)
+        case .urlRequest(let urlRequest):
+            return await stream(urlRequest, conditions: conditions)
+        }
     }
 
-    /// The service's rendition; the original once when the service fails on its own.
-    private func loadRendition(_ rendition: ImageRendition, of source: URL, from service: any ImageService) async -> Loaded {
+    /// The service's rendition; the original once when the service fails on its own (unless
+    /// stored data with `validity` may stand in for it).
+    private func loadRendition(
+        _ rendition: ImageRendition, of source: URL, from service: any ImageService, conditions: [String: String],
+        validity: HTTPCacheValidity?
+    ) async -> Loaded {
         let failure: ImageError
         do {
             let urlRequest = try await service.urlRequest(for: source, rendition: rendition)
-            switch await stream(urlRequest) {
-            case .success(let data): return .success(data)
-            case .failure(let error): failure = error
+            switch await stream(urlRequest, conditions: conditions) {
+            case .fetched(var fetched):
+                fetched.rendition = rendition
+                return .fetched(fetched)
+            case .notModified(let answer):
+                return .notModified(answer)
+            case .failure(let error):
+                failure = error
             }
         } catch let error as ImageError {
             failure = error
@@ -47,40 +69,33 @@ extension FetchDataStage {
         } catch {
             failure = .dataLoadingFailed(reason: "the image service's URL: \(ErrorCause.reason(error))", cause: ErrorCause(error))
         }
+        if let validity, Self.servesStale(validity, after: failure) { return .failure(failure) }
         guard !Task.isCancelled, ServiceRouting.fallsBack(after: failure) else { return .failure(failure) }
-        switch await stream(URLRequest(url: source)) {
-        case .success(let data): return .fellBack(data, after: failure)
-        case .failure(let error): return .failure(error)
+        switch await stream(URLRequest(url: source), conditions: [:]) {
+        case .fetched(var fetched):
+            fetched.serviceFallback = failure
+            return .fetched(fetched)
+        case .notModified:
+            return .failure(.httpStatus(code: 304, url: source))
+        case .failure(let error):
+            return .failure(error)
         }
     }
 
-    /// The source's own bytes.
-    private func loadOriginal() async -> Result<Data, ImageError> {
-        switch request.source {
-        case .file(let url):
-            do {
-                return .success(try Data(contentsOf: url, options: .mappedIfSafe))
-            } catch {
-                return .failure(
-                    .dataLoadingFailed(reason: "cannot read \(url.path): \(ErrorCause.reason(error))", cause: ErrorCause(error)))
-            }
-        case .data(_, let load):
-            do {
-                let data = try await load()
-                if Task.isCancelled { return .failure(.cancelled) }
-                let limit = graph.configuration.maxDataBytes
-                return data.count > limit ? .failure(.overLimit(.encodedBytes(bytes: data.count, limit: limit))) : .success(data)
-            } catch let error as ImageError {
-                return .failure(error)
-            } catch is CancellationError {
-                return .failure(.cancelled)
-            } catch {
-                return .failure(.dataLoadingFailed(reason: ErrorCause.reason(error), cause: ErrorCause(error)))
-            }
-        case .url(let url):
-            return await stream(URLRequest(url: url))
-        case .urlRequest(let urlRequest):
-            return await stream(urlRequest)
+    /// What a `.data` closure returns, within the byte limit.
+    private func loadClosure(_ load: @Sendable () async throws -> Data) async -> Loaded {
+        do {
+            let data = try await load()
+            if Task.isCancelled { return .failure(.cancelled) }
+            let limit = graph.configuration.maxDataBytes
+            guard data.count <= limit else { return .failure(.overLimit(.encodedBytes(bytes: data.count, limit: limit))) }
+            return .fetched(FetchedData(data: data, origin: .loaded))
+        } catch let error as ImageError {
+            return .failure(error)
+        } catch is CancellationError {
+            return .failure(.cancelled)
+        } catch {
+            return .failure(.dataLoadingFailed(reason: ErrorCause.reason(error), cause: ErrorCause(error)))
         }
     }
 
@@ -90,11 +105,20 @@ extension FetchDataStage {
     /// or a body growing past it, fails at once: a loader that can stops the body itself
     /// (it is passed the limit), so unread bytes cannot pile up; for any other, returning
     /// here ends the iteration, which cancels the load.
-    private func stream(_ request: URLRequest) async -> Result<Data, ImageError> {
+    ///
+    /// `conditions` (`If-None-Match`, `If-Modified-Since`) make the request conditional: a `304`
+    /// is then ``Loaded/notModified(_:)``. The response's caching fields and the request's and
+    /// response's times (on the HTTP cache's clock) become the result's ``HTTPCacheMetadata``.
+    private func stream(_ request: URLRequest, conditions: [String: String]) async -> Loaded {
+        var request = request
+        for (field, value) in conditions { request.setValue(value, forHTTPHeaderField: field) }
         var data = Data()
         var total: Int?
         var scans = JPEGScanCounter()
         let configuration = graph.configuration
+        let clock = graph.caches.http.now
+        let requestTime = clock()
+        var metadata: HTTPCacheMetadata?
         let limit = configuration.maxDataBytes
         let reportsPartialData = configuration.isProgressiveDecodingEnabled
         let resumable = ResumableLoad(
@@ -104,6 +128,11 @@ extension FetchDataStage {
             for try await event in resumable.events() {
                 switch event {
                 case .response(let response):
+                    let answer = HTTPCacheMetadata(headers: response.headers, requestTime: requestTime, responseTime: clock())
+                    if response.statusCode == 304 {
+                        return conditions.isEmpty ? .failure(.httpStatus(code: 304, url: request.url)) : .notModified(answer)
+                    }
+                    if response.statusCode != nil { metadata = answer }
                     let expectedLength = response.expectedLength
                     if let expectedLength, expectedLength > limit {
                         return .failure(.overLimit(.encodedBytes(bytes: expectedLength, limit: limit)))
@@ -122,6 +151,10 @@ extension FetchDataStage {
             }
         } catch let error as ImageError {
             if error == .cancelled { resumable.keep(data) }
+            if case .httpStatus(304, _) = error, !conditions.isEmpty {
+                // A loader that reports a 304 as an error: not modified, with no fields to renew.
+                return .notModified(HTTPCacheMetadata(headers: [:], requestTime: requestTime, responseTime: clock()))
+            }
             return .failure(error)
         } catch is CancellationError {
             resumable.keep(data)
@@ -139,7 +172,7 @@ extension FetchDataStage {
             resumable.keep(data)
             return .failure(.cancelled)
         }
-        return .success(data)
+        return .fetched(FetchedData(data: data, origin: .loaded, httpMetadata: metadata))
     }
 
 }

@@ -21,15 +21,22 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
         enqueue(in: graph.processQueue) { [self] in
             guard !Task.isCancelled else { return }
             finish(
-                Self.process(decoded.image, with: processors).map {
-                    store(StageImage(image: $0, originalData: decoded.originalData))
+                Self.process(decoded.image, with: processors).map { processed in
+                    var processed = processed
+                    processed.httpMetadata = decoded.image.httpMetadata  // what is known of the bytes stays
+                    return store(StageImage(image: processed, originalData: decoded.originalData))
                 })
         }
     }
 
-    /// Puts the result in the memory cache (``PipelineCaches/storeResult(_:of:keys:)``).
+    /// Puts the result in the memory cache (``PipelineCaches/storeResult(_:of:keys:)``); an image
+    /// of stale data (shown while it is revalidated) then has its data revalidated in the
+    /// background: after the store, so that a revalidation finding new bytes removes this image too.
     private func store(_ result: StageImage) -> StageImage {
         graph.caches.storeResult(result, of: request, keys: keys)
+        if request.cachePolicy == .useProtocolCachePolicy, !graph.caches.validity(of: result.image).isFresh {
+            graph.revalidateInBackground(request, keys: keys)
+        }
         return result
     }
 
