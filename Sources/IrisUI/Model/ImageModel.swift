@@ -105,6 +105,9 @@ public final class ImageModel {
     @ObservationIgnored let playback = ModelPlayback()
     /// What this model cached under keys private to its view, removed when those keys die.
     @ObservationIgnored nonisolated let privateEntries = PrivateCacheEntries()
+    /// Hears when a revalidation replaces the bytes of what is shown (HTTP caching): the new
+    /// image is then loaded and swapped in with no placeholder between.
+    @ObservationIgnored private var changeObservation: (key: String, observation: ImageChangeObservation)?
     /// The running pipeline task, reachable from `deinit`.
     @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
     /// Sees every phase as it is set (tests record exact sequences with it).
@@ -170,6 +173,7 @@ public final class ImageModel {
         retryIsPending = false
         request = nil
         requestKeys = nil
+        changeObservation = nil
         sizing.viewRequest = nil
         sizing.forgetDecodes()
         failedAttempts = 0
@@ -195,7 +199,7 @@ public final class ImageModel {
 
     // MARK: Running a load
 
-    func start(_ request: ImageRequest, keys: RequestKeys) {
+    func start(_ request: ImageRequest, keys: RequestKeys, keepingShownImage: Bool = false) {
         stopObserving()
         isSuspended = false
         retryIsPending = false
@@ -207,6 +211,7 @@ public final class ImageModel {
         requestKeys = keys
         if !privateEntries.isEmpty { privateEntries.noteLoad(request, dataKey: pipeline.dataKey(for: request), pipeline: pipeline) }
         if currentPriority != request.priority { currentPriority = request.priority }
+        observeChanges(of: request)
 
         if let hit = pipeline.cachedImage(for: request, keys: keys) {
             setPhase(.success(hit), animated: false)
@@ -220,7 +225,10 @@ public final class ImageModel {
             finish(result, generation: generation, animated: false)
             return
         }
-        setPhase(shown.map { .preview($0) } ?? .loading(nil), animated: false)
+        // A refresh after the source changed keeps the old image up until the new one lands.
+        if !(keepingShownImage && phase.kind == .success) {
+            setPhase(shown.map { .preview($0) } ?? .loading(nil), animated: false)
+        }
         let forwardsPreviews = pipeline.configuration.isProgressiveDecodingEnabled
         observer = Task { [weak self] in
             // Progress and previews first, in order; the result once the streams have ended
@@ -238,6 +246,26 @@ public final class ImageModel {
             guard let result = task.result else { return }  // cancelled before it ended
             self?.finish(result, generation: generation, animated: true)
         }
+    }
+
+    /// Listens for replacements of `request`'s bytes, once per source.
+    private func observeChanges(of request: ImageRequest) {
+        let key = pipeline.dataKey(for: request)
+        guard changeObservation?.key != key else { return }
+        let model = WeakImageModel(self)
+        let observation = pipeline.observeChanges(of: request) {
+            Task { @MainActor in model.value?.sourceDidChange(key: key) }
+        }
+        changeObservation = (key, observation)
+    }
+
+    /// A revalidation found new bytes for the source shown (the images of the old ones have left
+    /// the memory cache): loads it again, keeping the old image up until the new one arrives, so
+    /// the view swaps it in place with no placeholder or flash. A load in flight, a failure or
+    /// an empty model is left alone.
+    func sourceDidChange(key: String) {
+        guard let request, let requestKeys, changeObservation?.key == key, phase.kind == .success else { return }
+        start(request, keys: requestKeys, keepingShownImage: true)
     }
 
     private static func forwardProgress(of task: ImageTask, to model: WeakImageModel, generation: Int) async {
