@@ -3,7 +3,8 @@
 //   2. 1,000 distinct images cached on disk, decoded at a thumbnail target (images/s), with the
 //      default memory cache keeping the results and without one;
 //   3. N distinct downloads from a loopback HTTP server (images/s).
-// Run: `swift run -c release PipelineBench` (or scripts/bench-pipeline).
+// Run: `swift run -c release PipelineBench` (or scripts/bench-pipeline); its grid-relaunch mode
+// (HTTP caching) runs on its own, see below.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -75,6 +76,29 @@ func row(_ name: String, pipeline: Double, direct: Double, unit: String, higherI
 func encodedPhoto(_ index: Int, side: Int = 256) throws -> Data {
     let photo = SampleImages.photo(width: side, height: side * 3 / 4, seed: UInt64(index + 1))
     return try ImageEncoders.encoder(for: .jpeg)!.encode(photo, options: EncodeOptions(quality: 85))
+}
+
+// MARK: 0. Grid relaunch (HTTP caching), on its own: `PipelineBench grid-relaunch BASE FOLDER MODE`
+// loads BASE/0.jpg … BASE/99.jpg at once, as a grid of 100-point cells at 3×, through a pipeline
+// over the disk cache in FOLDER (an app's launch: a new pipeline, an empty memory cache), and
+// prints the seconds to the last cell. MODE `launch` and `relaunch` use the default cache policy;
+// `redownload` skips the cache. scripts/bench-pipeline --grid-relaunch counts the origin's side
+// (requests, 304s, body bytes) from nginx's log. Uses only API older builds have too.
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "grid-relaunch" {
+    let base = CommandLine.arguments[2], folder = URL(fileURLWithPath: CommandLine.arguments[3])
+    let redownload = CommandLine.arguments[4] == "redownload"
+    let disk = try DataCache(directory: folder, sizeLimit: 1 << 30)
+    let pipeline = ImagePipeline(configuration: .init(dataLoader: URLSessionDataLoader(), dataCache: disk))
+    let elapsed = try await seconds {
+        try await concurrently(100, width: 100) { i in
+            var request = ImageRequest(url: URL(string: "\(base)/\(i).jpg")!, targetSize: CGSize(width: 100, height: 100), scale: 3)
+            if redownload { request.cachePolicy = .reloadIgnoringCache }
+            _ = try await pipeline.image(for: request)
+        }
+    }
+    await disk.waitForPendingWrites()
+    print(String(format: "grid-relaunch %@: %.1f ms to the last of 100 cells", CommandLine.arguments[4], elapsed * 1000))
+    exit(0)
 }
 
 print("PipelineBench: \(cores) cores")

@@ -121,7 +121,8 @@ package struct SourceLoader: DataLoading {
             }
             return next
         }
-        guard (200..<300).contains(status) else {
+        // 304: the source is unchanged since the copy the pipeline's disk cache revalidates.
+        guard (200..<300).contains(status) || status == 304 else {
             throw ImageError.httpStatus(code: status, url: url)
         }
         var headers: [String: String] = [:]
@@ -135,6 +136,7 @@ package struct SourceLoader: DataLoading {
                 DataLoadingResponse(
                     statusCode: status, expectedLength: length,
                     mimeType: response.headers.first(name: "content-type"), headers: headers)))
+        if status == 304 { return nil }  // no body: the stored copy stands, its freshness renewed
         var received = 0
         for try await buffer in response.body {
             received += buffer.readableBytes

@@ -53,12 +53,18 @@ final class SourceFiles: Sendable {
     /// Requests served for `name` (every route counts).
     func count(_ name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
 
+    /// `/revalidated/*` requests answered `304 Not Modified`, by name.
+    func notModifiedCount(_ name: String) -> Int { notModified.withLock { $0[name] ?? 0 } }
+    private let notModified = Mutex<[String: Int]>([:])
+    fileprivate func answeredNotModified(_ name: String) { notModified.withLock { $0[name, default: 0] += 1 } }
+
     fileprivate func counted(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
     fileprivate func didArrive(_ name: String) { arrived.yield(name) }
 }
 
 /// Runs `body` with a live source server on 127.0.0.1 (a port of its own): `/f/<name>` serves
-/// a file, `/gated/<name>` waits for the gate first, `/redirect?to=<url>` redirects, `/hang`
+/// a file, `/revalidated/<name>` serves it with `no-cache` and an `ETag` (and a 304 to a
+/// matching `If-None-Match`), `/gated/<name>` waits for the gate first, `/redirect?to=<url>` redirects, `/hang`
 /// never answers, `/chunked/<name>` streams without a length.
 func withSourceServer<T: Sendable>(_ files: SourceFiles, _ body: @Sendable (_ base: String) async throws -> T) async throws -> T {
     let router = Router()
@@ -92,6 +98,20 @@ func withSourceServer<T: Sendable>(_ files: SourceFiles, _ body: @Sendable (_ ba
                 }
                 try await writer.finish(nil)
             })
+    }
+    router.get("/revalidated/:name") { request, context -> Response in
+        // `Cache-Control: no-cache` with an ETag of the bytes: a cache asks before each use.
+        let name = try context.parameters.require("name")
+        files.counted(name)
+        guard let data = files[name] else { return Response(status: .notFound) }
+        let etag = "\"\(data.count)-\(data.hashValue & 0xFFFF_FFFF)\""
+        var headers: HTTPFields = [.cacheControl: "no-cache", .eTag: etag]
+        if request.headers[.ifNoneMatch] == etag {
+            files.answeredNotModified(name)
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/octet-stream"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
     router.get("/redirect") { request, _ -> Response in
         files.counted("redirect")
