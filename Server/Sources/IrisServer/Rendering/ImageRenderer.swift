@@ -27,6 +27,8 @@ public final class ImageRenderer: Sendable {
     package let pipeline: ImagePipeline
     /// The bounded work queue.
     package let gate: AdmissionGate
+    /// The downloads of each source host, bounded.
+    package let hostDownloads: HostDownloadGate
     /// The service's metrics.
     public let metrics: ServerMetrics
     /// Encoded results on disk, when configured.
@@ -49,9 +51,12 @@ public final class ImageRenderer: Sendable {
         self.configuration = configuration
         watermark = try Self.loadWatermark(configuration)
         let sources = sources
+        hostDownloads = HostDownloadGate(
+            maxRunning: configuration.maxDownloadsPerHost, maxWaiting: configuration.maxQueuedDownloadsPerHost,
+            maxWait: configuration.queueTimeout, clock: configuration.clock)
         let loader = SourceLoader(
             policy: configuration.sourcePolicy, resolver: resolver,
-            timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects,
+            timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects, hosts: hostDownloads,
             onDownload: { sources.didDownload($0.absoluteString) })
         pipeline = try Self.pipeline(configuration, loader: loader)
         metrics = ServerMetrics()
@@ -62,7 +67,8 @@ public final class ImageRenderer: Sendable {
             maxPixels: configuration.maxSourcePixels, maxBytes: configuration.maxSourceBytes)
         gate = AdmissionGate(
             maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders,
-            maxWaitingBytes: configuration.maxWaitingSourceBytes, queueTimeout: configuration.queueTimeout)
+            maxWaitingBytes: configuration.maxWaitingSourceBytes, queueTimeout: configuration.queueTimeout,
+            clock: configuration.clock)
         let logger = Logger(label: "iris-server")
         var urls = configuration.urlReader
         urls.options.warn = { logger.warning("\($0)") }
@@ -73,7 +79,10 @@ public final class ImageRenderer: Sendable {
 
     /// The pipeline of the service: sources through `loader` and a disk cache, no memory cache,
     /// and every decoder but video's (FFmpeg never runs in the service: video posters are made
-    /// by a child process).
+    /// by a child process). The pipeline's bound on loads at once is the admission's (no more
+    /// loads can be asked for than requests admitted), so it never holds one back: a download
+    /// is bounded by its host's slots in the loader (``HostDownloadGate``), which answer what
+    /// cannot wait, where a shared bound would let a slow host stall every source.
     private static func pipeline(_ configuration: ServerConfiguration, loader: SourceLoader) throws -> ImagePipeline {
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
         let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
@@ -81,7 +90,8 @@ public final class ImageRenderer: Sendable {
         decoders.decoders.removeAll { !$0.formats.isDisjoint(with: ImageFormat.videoFormats) }
         return ImagePipeline(
             configuration: ImagePipeline.Configuration(
-                dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits, maxConcurrentDownloads: 16,
+                dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits,
+                maxConcurrentDownloads: configuration.maxConcurrentRenders + configuration.maxQueuedRenders,
                 resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
     }
 
