@@ -65,6 +65,8 @@ public final class ServerMetrics: Sendable {
             if image.timings.resultCacheHit != true { stages(image.timings) }
         case .notModified(let prepared):
             request(status: 304, format: prepared.format)
+        case .sourceNotModified:
+            request(status: 304, format: nil)
         case .failure(let error):
             request(status: error.status, format: nil)
             refusal(error)

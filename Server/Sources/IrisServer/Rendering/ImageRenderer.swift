@@ -10,6 +10,9 @@ package enum ServeResult: Sendable {
     case image(RenderedImage)
     /// The client's copy is current (`If-None-Match` matched): a 304 with these headers.
     case notModified(PreparedRender)
+    /// The client's copy is current at the source's origin (its `If-None-Match` named the
+    /// source's ETag, which the origin answered 304): a 304 with the origin's ETag.
+    case sourceNotModified(ServeRequest, etag: String)
     /// A refusal or a failure.
     case failure(ServeError)
 }
@@ -29,6 +32,8 @@ public final class ImageRenderer: Sendable {
     package let gate: AdmissionGate
     /// The downloads of each source host, bounded.
     package let hostDownloads: HostDownloadGate
+    /// The pipeline's loader of remote sources (also asked for conditional requests).
+    let sourceLoader: SourceLoader
     /// The service's metrics.
     public let metrics: ServerMetrics
     /// Encoded results on disk, when configured.
@@ -54,11 +59,11 @@ public final class ImageRenderer: Sendable {
         hostDownloads = HostDownloadGate(
             maxRunning: configuration.maxDownloadsPerHost, maxWaiting: configuration.maxQueuedDownloadsPerHost,
             maxWait: configuration.queueTimeout, clock: configuration.clock)
-        let loader = SourceLoader(
+        sourceLoader = SourceLoader(
             policy: configuration.sourcePolicy, resolver: resolver,
             timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects, hosts: hostDownloads,
             onDownload: { sources.didDownload($0.absoluteString) })
-        pipeline = try Self.pipeline(configuration, loader: loader)
+        pipeline = try Self.pipeline(configuration, loader: sourceLoader)
         metrics = ServerMetrics()
         resultCache = try ResultCache.configured(configuration)
         videoPosters = VideoPosterProcess(
@@ -95,11 +100,15 @@ public final class ImageRenderer: Sendable {
                 resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
     }
 
-    /// An admitted request's work: fetch and plan, a 304 or the source as it is when that
-    /// answers, else render (in a slot, or joining the same render in flight) and store the result.
+    /// An admitted request's work: a 304 when the origin says the client's copy of the source
+    /// is current (``originNotModified(_:ifNoneMatch:)``); else fetch and plan, a 304 or the
+    /// source as it is when that answers, else render (in a slot, or joining the same render in flight) and store the result.
     func work(
         _ request: ServeRequest, accept: String?, ifNoneMatch: String?, lookup: ResultLookup, now: Date
     ) async throws(ServeError) -> ServeResult {
+        if let ifNoneMatch, let etag = await originNotModified(request, ifNoneMatch: ifNoneMatch) {
+            return .sourceNotModified(request, etag: etag)
+        }
         let prepared = try await prepare(request, accept: accept)
         if let ifNoneMatch, ETag.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
         // skip_processing, raw: the source's bytes as they are, no render slot.

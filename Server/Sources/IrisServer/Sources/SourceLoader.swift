@@ -118,7 +118,8 @@ package struct SourceLoader: DataLoading {
         }
     }
 
-    /// Sends one hop; returns the redirect's target, or `nil` when the body was streamed.
+    /// Sends one hop; returns the redirect's target, or `nil` when the body was streamed (or,
+    /// to a conditional request, the origin answered 304: that response, without a body).
     private func fetch(
         _ url: URL, request: URLRequest, client: HTTPClient, byteLimit: Int?,
         into continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
@@ -134,11 +135,15 @@ package struct SourceLoader: DataLoading {
             }
             return next
         }
+        var headers: [String: String] = [:]
+        for field in response.headers { headers[field.name] = field.value }
+        if status == 304, request.isConditional {
+            continuation.yield(.response(DataLoadingResponse(statusCode: status, headers: headers)))
+            return nil
+        }
         guard (200..<300).contains(status) else {
             throw ImageError.httpStatus(code: status, url: url)
         }
-        var headers: [String: String] = [:]
-        for field in response.headers { headers[field.name] = field.value }
         let length = response.headers.first(name: "content-length").flatMap { Int($0) }
         if let length, let byteLimit, length > byteLimit {
             throw ImageError.overLimit(.encodedBytes(bytes: length, limit: byteLimit))
@@ -157,5 +162,13 @@ package struct SourceLoader: DataLoading {
             continuation.yield(.chunk(Data(buffer.readableBytesView)))
         }
         return nil
+    }
+}
+
+extension URLRequest {
+    /// Whether the request carries a validator (`If-None-Match`, `If-Modified-Since`): a 304
+    /// is then an answer, not a failure.
+    var isConditional: Bool {
+        value(forHTTPHeaderField: "If-None-Match") != nil || value(forHTTPHeaderField: "If-Modified-Since") != nil
     }
 }
