@@ -37,7 +37,7 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Flag(help: "Client hints: ask for DPR and use it as the default dpr (IRIS_CLIENT_HINTS).") var clientHints = false
     @Option(help: "Requests fetching or waiting for a render besides the running ones, before 429 (IRIS_QUEUE; default 2048).") var queue:
         Int?
-    @Option(help: "Seconds a request may wait for a render slot, or for a download slot of its source's host, before 429 (IRIS_QUEUE_TIMEOUT; default 10).")
+    @Option(help: "Seconds a request waits for a render or host download slot before 429 (IRIS_QUEUE_TIMEOUT; default 10).")
     var queueTimeout: Int?
     @Option(help: "Downloads from one source host at once (IRIS_DOWNLOADS_PER_HOST; default 6).") var downloadsPerHost: Int?
     @Option(help: "Downloads from one source host waiting for a slot, before 429 (IRIS_DOWNLOAD_QUEUE_PER_HOST; default 256).")

@@ -117,10 +117,10 @@ enum ETag {
             var value = candidate.trimmingCharacters(in: .whitespaces)
             if value.hasPrefix("W/") { value.removeFirst(2) }
             guard value != "*", !value.isEmpty else { return false }
-            let inner = value.dropFirst().dropLast()
-            let ours = value.count == 26 && value.first == "\"" && value.last == "\""
-                && inner.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-            return !ours
+            // The service's own: 18 bytes of a SHA-256, base64url, in quotes (``of(_:format:data:)``).
+            let quoted = value.count == 26 && value.first == "\"" && value.last == "\""
+            let base64URL = value.dropFirst().dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            return !(quoted && base64URL)
         }
     }
 
