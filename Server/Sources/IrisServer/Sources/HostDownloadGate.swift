@@ -59,6 +59,8 @@ package final class HostDownloadGate: Sendable {
     static let queueFull = ServeError(status: 429, "too many downloads from the source's host are waiting, retry later")
     static let tooSlow = ServeError(status: 429, "the source's host is too slow to answer in time, retry later")
     static let cancelled = ServeError(status: 503, "the request was cancelled")
+    /// The answers of a host with no room for a download.
+    static let refusals = [queueFull, tooSlow]
 
     /// The host of `url` as the gate counts it: the name, lowercased, and the port.
     package static func host(of url: URL) -> String? {

@@ -59,6 +59,8 @@ import Testing
                 for request in held { #expect(try await request.value.status == .ok) }
                 #expect(files.count("c.jpg") == 0 && files.count("d.jpg") == 0)
                 #expect(renderer.hostDownloads.load(of: "slow.test:\(port)") == (0, 0))
+                let metrics = renderer.metrics.exposition(load: renderer.gate.load)
+                #expect(metrics.contains("iris_source_host_busy_total 2") && metrics.contains("iris_busy_total 2"), "\(metrics)")
             }
         }
     }
