@@ -12,11 +12,19 @@ Sources come from a server of this script's own on 127.0.0.1, which counts its d
    Then the replicas' /metrics against the load generator and nginx's upstream log.
 3. The same bytes three ways: a replica rendering (distinct URLs), a replica answering one URL
    from its result cache, nginx answering it from its proxy_cache.
+--slow-origin runs this instead, on one replica without nginx (the issue of a slow origin):
+   --slow-requests (600) requests at once, each for a source of its own on an origin that
+   answers after --slow-seconds (1.5 s), and meanwhile, once a second, a source of its own on
+   another origin: the flood's answers per status (with when they came and their Retry-After),
+   the other origin's answer times. Exits 1 when that origin's source is not served within 2 s,
+   or a flood request gets no answer or one other than 200 or 429.
 Exits 1 when a request fails or the counts disagree. Loopback only; every run is bounded.
 """
-import argparse, os, random, shutil, signal, sys, tempfile, time
+import argparse, os, random, shutil, signal, subprocess, sys, tempfile, threading, time
 from collections import Counter
-from serve_common import Cluster, Load, SourceServer, fmt, get, make_samples, metric_sum, metrics, summary, wrk
+from concurrent.futures import ThreadPoolExecutor
+from serve_common import (Cluster, Load, SourceServer, fmt, free_port_block, get, health, make_samples, metric_sum,
+                          metrics, percentile, summary, wait_until, wrk)
 
 UNIQUE_PATHS = """-- A distinct path per request: WRK_PATH_FORMAT with two %d (thread, request).
 local format = os.getenv("WRK_PATH_FORMAT")
@@ -42,8 +50,13 @@ def main():
     parser.add_argument("--requests", type=int, default=4000, help="requests of the repeated-URL workload")
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--sources-only", action="store_true", help="only the repeated-URL workload (2.): no wrk")
+    parser.add_argument("--slow-origin", action="store_true", help="only a slow origin's flood, on one replica")
+    parser.add_argument("--slow-requests", type=int, default=600)
+    parser.add_argument("--slow-seconds", type=float, default=1.5)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.slow_origin:
+        sys.exit(slow_origin(args))
     source = SourceServer(make_samples(args.samples))
     scratch = tempfile.mkdtemp(prefix="serve-load-")
     script = os.path.join(scratch, "unique.lua")
@@ -178,6 +191,76 @@ def main():
     if problems:
         print("serve-load: " + "; ".join(problems), flush=True)
         sys.exit(1)
+
+
+def slow_origin(args):
+    """The slow origin's flood (see the module's doc); returns the exit status."""
+    samples = make_samples(args.samples)
+    slow, fast = SourceServer(samples, slow_seconds=args.slow_seconds), SourceServer(samples)
+    scratch = tempfile.mkdtemp(prefix="serve-slow-origin-")
+    port = free_port_block(1)
+    env = dict(os.environ, IRIS_DEV="1", IRIS_ALLOW_ADDRESSES="loopback", IRIS_PORT=str(port),
+               IRIS_CACHE_DIR=os.path.join(scratch, "sources"), IRIS_RESULT_CACHE_SIZE="0")
+    log = open(os.path.join(scratch, "iris-server.log"), "w")
+    server = subprocess.Popen([args.binary], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    # A small render (320×240 PNG → fit 100 WebP): what is measured is the wait for the source.
+    path = "/unsafe/rs:fit:100:0/plain/{}/{}/{}/logo.png@webp"
+    try:
+        if wait_until(lambda: health(port, timeout=1)[0] == 200, 60, 0.2) is None:
+            print(f"slow origin: the server did not start; see {log.name}", flush=True)
+            return 1
+        alone = get(port, path.format(fast.base, "img", "alone"), timeout=60)
+        print(f"slow origin: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; {args.binary}; "
+              f"{args.slow_requests} requests at once for sources of their own answering after {args.slow_seconds} s, "
+              f"a source of its own on another origin once a second; that origin's source alone: "
+              f"{alone[0]} in {alone[3] * 1000:.0f} ms", flush=True)
+        flood, probes = [], []
+        started = time.perf_counter()
+
+        def one(i):
+            status, headers, _, _ = get(port, path.format(slow.base, "slow", f"s{i}"), timeout=60)
+            flood.append((status, time.perf_counter() - started, headers.get("Retry-After")))
+
+        def probe(k):
+            time.sleep(max(0.0, started + 0.5 + k - time.perf_counter()))
+            status, _, _, seconds = get(port, path.format(fast.base, "img", f"fast-{k}"), timeout=60)
+            probes.append((k, status, seconds))
+
+        # Each probe sent at its second, whether the one before has its answer or not.
+        probers = [threading.Thread(target=probe, args=(k,)) for k in range(12)]
+        for prober in probers:
+            prober.start()
+        with ThreadPoolExecutor(max_workers=args.slow_requests) as pool:
+            list(pool.map(one, range(args.slow_requests)))
+        for prober in probers:
+            prober.join()
+        probes.sort()
+        by_status = {}
+        for status, at, retry in flood:
+            by_status.setdefault(status, []).append((at, retry))
+        rows = []
+        for status in sorted(by_status):
+            times = sorted(at for at, _ in by_status[status])
+            retry = Counter(r for _, r in by_status[status] if r)
+            rows.append(f"{len(times)} × {status or 'no answer'} (answered {times[0]:.1f}-{times[-1]:.1f} s, "
+                        f"median {percentile(times, 50):.1f} s{', Retry-After ' + str(dict(retry)) if retry else ''})")
+        print("  flood: " + "; ".join(rows), flush=True)
+        print(f"  the other origin's source, sent at 0.5 s, 1.5 s… 11.5 s: {dict(Counter(s for _, s, _ in probes))}, "
+              + ", ".join(f"{seconds * 1000:.0f}" for _, _, seconds in probes) + " ms", flush=True)
+        downloads = sum(n for p, n in slow.downloads("/slow/").items())
+        print(f"  downloads the slow origin served: {downloads}", flush=True)
+        failed = [p for p in probes if p[1] != 200 or p[2] > 2] + [f for f in flood if f[0] not in (200, 429)]
+        return 1 if failed else 0
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        slow.close()
+        fast.close()
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

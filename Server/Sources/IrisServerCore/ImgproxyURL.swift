@@ -34,7 +34,10 @@ package struct ImgproxyURL: Sendable {
 
     /// The request of `path` (the URL's path as received, without the query), checked for its
     /// signature and expiry at `now`. The path after the signature is first repaired as
-    /// imgproxy does (``repaired(_:)``), and the signature is checked on the repaired path.
+    /// imgproxy does (``repaired(_:)``), and the signature is checked on the repaired path, as
+    /// imgproxy 4 checks it, or on the path as received, as imgproxy 3 checks it (the two
+    /// differ for an empty options segment, `/%signature//plain/…`, which imgproxy 3 signs
+    /// with it and imgproxy 4 without it: either signature is served, with no options).
     /// `defaults` are the options before the URL's own (client hints; not for a public URL,
     /// whose size is the ladder's alone).
     package func parse(
@@ -44,9 +47,10 @@ package struct ImgproxyURL: Sendable {
         let afterSlash = path.dropFirst()
         guard let slash = afterSlash.firstIndex(of: "/") else { throw .badRequest("the URL has no source") }
         let signatureSegment = String(afterSlash[..<slash])
-        let signedPath = Self.repaired(String(afterSlash[slash...]))
+        let received = String(afterSlash[slash...])
+        let signedPath = Self.repaired(received)
         guard signedPath.count > 1 else { throw .badRequest("the URL has no source") }
-        let publicAccess = try access(signatureSegment, for: signedPath)
+        let publicAccess = try access(signatureSegment, for: [signedPath, received])
 
         let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var optionSegments: [String] = []
@@ -141,11 +145,11 @@ package struct ImgproxyURL: Sendable {
         return (fixedOptions.isEmpty ? "" : "/" + fixedOptions) + "/plain/" + source
     }
 
-    /// `nil` when the URL has every option (a valid signature, or development mode); the public
-    /// access it is limited to when it is unsigned in public mode; else a 403.
-    private func access(_ segment: String, for signedPath: String) throws(ServeError) -> PublicAccess? {
+    /// `nil` when the URL has every option (a valid signature of one of `paths`, or development
+    /// mode); the public access it is limited to when it is unsigned in public mode; else a 403.
+    private func access(_ segment: String, for paths: [String]) throws(ServeError) -> PublicAccess? {
         if acceptsUnsigned { return nil }
-        if let signature, !signature.keys.isEmpty, signature.isValid(segment, for: signedPath) { return nil }
+        if let signature, !signature.keys.isEmpty, Set(paths).contains(where: { signature.isValid(segment, for: $0) }) { return nil }
         if let publicAccess { return publicAccess }
         guard let signature, !signature.keys.isEmpty else {
             throw .forbidden("unsigned URLs are refused (no signing key is configured)")

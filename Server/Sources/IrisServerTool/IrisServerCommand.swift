@@ -37,7 +37,11 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Flag(help: "Client hints: ask for DPR and use it as the default dpr (IRIS_CLIENT_HINTS).") var clientHints = false
     @Option(help: "Requests fetching or waiting for a render besides the running ones, before 429 (IRIS_QUEUE; default 2048).") var queue:
         Int?
-    @Option(help: "Seconds a request may wait for a render slot before 429 (IRIS_QUEUE_TIMEOUT; default 10).") var queueTimeout: Int?
+    @Option(help: "Seconds a request waits for a render or host download slot before 429 (IRIS_QUEUE_TIMEOUT; default 10).")
+    var queueTimeout: Int?
+    @Option(help: "Downloads from one source host at once (IRIS_DOWNLOADS_PER_HOST; default 6).") var downloadsPerHost: Int?
+    @Option(help: "Downloads from one source host waiting for a slot, before 429 (IRIS_DOWNLOAD_QUEUE_PER_HOST; default 256).")
+    var downloadQueuePerHost: Int?
     @Flag(help: "Serve video sources (MP4, MOV, WebM, Matroska) as their poster; off by default (IRIS_VIDEO).") var video = false
     @Option(help: "Watermark image file for the watermark option (IRIS_WATERMARK; default none).") var watermark: String?
     @Option(help: "Watermark base opacity, 0 to 1 (IRIS_WATERMARK_OPACITY; default 1).") var watermarkOpacity: Double?
@@ -68,6 +72,8 @@ struct IrisServerCommand: AsyncParsableCommand {
         if let workers { config.maxConcurrentRenders = max(1, workers) }
         if let queue { config.maxQueuedRenders = queue }
         if let queueTimeout { config.queueTimeout = .seconds(queueTimeout) }
+        if let downloadsPerHost { config.maxDownloadsPerHost = max(1, downloadsPerHost) }
+        if let downloadQueuePerHost { config.maxQueuedDownloadsPerHost = max(0, downloadQueuePerHost) }
         if video { config.videoSources = true }
         if let watermark { config.watermarkPath = watermark }
         if let watermarkOpacity { config.watermarkOpacity = min(1, max(0, watermarkOpacity)) }

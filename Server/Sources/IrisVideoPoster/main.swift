@@ -10,7 +10,7 @@
 // no protocol); its libraries are opened on first use, so files stay allowed.
 //
 // Exit 0: the PNG on standard output. Exit 1: a refusal, one line on standard error,
-// "STATUS reason" (413 over a limit, 422 not decodable, 504 too slow), no library message.
+// "STATUS reason" (413 over a limit, 422 not decodable or over the resolution limit, 504 too slow), no library message.
 import Foundation
 import Iris
 
@@ -69,6 +69,7 @@ do {
 } catch {
     switch error {
     case .overLimit(.decodingTime): refuse(504, "decoding the source took longer than the time limit")
+    case .overLimit(.pixels): refuse(422, "the source video is over the resolution limit")
     case .overLimit: refuse(413, "the source video is over a limit")
     default: refuse(422, "the source video cannot be decoded")
     }

@@ -38,6 +38,11 @@ package struct ImageResponses: Sendable {
                 etag: prepared.etag, request: prepared.request, format: prepared.format,
                 negotiated: prepared.negotiated, now: now)
             return Response(status: .notModified, headers: headers)
+        case .sourceNotModified(_, let etag):
+            var headers = HTTPFields()
+            headers[.eTag] = etag
+            headers[.cacheControl] = "max-age=\(cacheTTL), public"
+            return Response(status: .notModified, headers: headers)
         case .failure(let error):
             return errorResponse(error)
         }
@@ -103,6 +108,20 @@ enum ETag {
         if options.width != 0 { hash.update(data: Array("width \(options.width)\n".utf8)) }
         hash.update(data: Array(SHA256.hash(data: data)))
         return "\"" + Base64URL.encode(Array(hash.finalize()).prefix(18)) + "\""
+    }
+
+    /// Whether an `If-None-Match` value names a validator that is not one of this service's
+    /// (`*` aside): the source's own, as imgproxy gives out.
+    static func namesAnotherValidator(_ ifNoneMatch: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            var value = candidate.trimmingCharacters(in: .whitespaces)
+            if value.hasPrefix("W/") { value.removeFirst(2) }
+            guard value != "*", !value.isEmpty else { return false }
+            // The service's own: 18 bytes of a SHA-256, base64url, in quotes (``of(_:format:data:)``).
+            let quoted = value.count == 26 && value.first == "\"" && value.last == "\""
+            let base64URL = value.dropFirst().dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            return !(quoted && base64URL)
+        }
     }
 
     /// Whether an `If-None-Match` value names `etag` (or is `*`).

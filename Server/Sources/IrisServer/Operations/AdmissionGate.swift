@@ -41,13 +41,18 @@ package final class AdmissionGate: Sendable {
     package let maxWaitingBytes: Int
     /// The longest a request waits for a render slot before it is answered 429.
     package let queueTimeout: Duration
+    private let clock: DeadlineClock
 
-    /// Makes a gate.
-    package init(maxRunning: Int, maxWaiting: Int, maxWaitingBytes: Int = .max, queueTimeout: Duration = .seconds(3600)) {
+    /// Makes a gate; `clock` keeps the queue timeout.
+    package init(
+        maxRunning: Int, maxWaiting: Int, maxWaitingBytes: Int = .max, queueTimeout: Duration = .seconds(3600),
+        clock: DeadlineClock = .continuous
+    ) {
         self.maxRunning = max(1, maxRunning)
         self.maxWaiting = max(0, maxWaiting)
         self.maxWaitingBytes = max(0, maxWaitingBytes)
         self.queueTimeout = queueTimeout
+        self.clock = clock
     }
 
     static let busy = ServeError(status: 429, "the service is busy, retry later")
@@ -93,9 +98,10 @@ package final class AdmissionGate: Sendable {
         guard let ticket = outcome else { return }
         if ticket < 0 { throw Self.busy }
         let id = UInt64(ticket)
-        let expiry = Task { [weak self, queueTimeout] in
-            try? await Task.sleep(for: queueTimeout)
-            if !Task.isCancelled { self?.expire(id) }
+        let deadline = clock.now + queueTimeout
+        let expiry = Task { [weak self, clock] in
+            do { try await clock.sleep(until: deadline) } catch { return }
+            self?.expire(id)
         }
         let granted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let now: Bool = state.withLock { state in

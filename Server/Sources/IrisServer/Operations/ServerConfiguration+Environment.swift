@@ -11,7 +11,8 @@ extension ServerConfiguration {
     /// kinds: loopback, private, link-local…), `IRIS_CACHE_DIR`, `IRIS_CACHE_SIZE`,
     /// `IRIS_DOWNLOAD_TIMEOUT` and `IRIS_PROCESSING_TIMEOUT` (seconds), `IRIS_MAX_SOURCE_BYTES`,
     /// `IRIS_MAX_SOURCE_PIXELS`, `IRIS_MAX_FRAMES`, `IRIS_MAX_RESULT_PIXELS`, `IRIS_TTL`,
-    /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_QUEUE_TIMEOUT` (seconds), `IRIS_CLIENT_HINTS`, `IRIS_VIDEO`, `IRIS_WATERMARK` (a file), `IRIS_WATERMARK_OPACITY`, `IRIS_PRESETS` (`name=opt/opt;name=opt`),
+    /// `IRIS_QUALITY`, `IRIS_WORKERS`, `IRIS_QUEUE`, `IRIS_QUEUE_TIMEOUT` (seconds), `IRIS_DOWNLOADS_PER_HOST`,
+    /// `IRIS_DOWNLOAD_QUEUE_PER_HOST`, `IRIS_CLIENT_HINTS`, `IRIS_VIDEO`, `IRIS_WATERMARK` (a file), `IRIS_WATERMARK_OPACITY`, `IRIS_PRESETS` (`name=opt/opt;name=opt`),
     /// `IRIS_METRICS_HOST`, `IRIS_METRICS_PORT`, `IRIS_RESULT_CACHE_DIR`, `IRIS_RESULT_CACHE_SIZE` (0: off),
     /// `IRIS_RESULT_CACHE_MAX_AGE`, `IRIS_DRAIN_DELAY`, `IRIS_DRAIN_LIMIT` and `IRIS_IDLE_TIMEOUT` (seconds; 0 for none).
     /// A value that does not parse is an error naming the variable.
@@ -51,6 +52,8 @@ extension ServerConfiguration {
         if let hints = environment["IRIS_CLIENT_HINTS"] { config.clientHints = ["1", "true", "yes"].contains(hints.lowercased()) }
         if let video = environment["IRIS_VIDEO"] { config.videoSources = ["1", "true", "yes"].contains(video.lowercased()) }
         if let seconds = try int("IRIS_QUEUE_TIMEOUT") { config.queueTimeout = .seconds(seconds) }
+        if let downloads = try int("IRIS_DOWNLOADS_PER_HOST") { config.maxDownloadsPerHost = max(1, downloads) }
+        if let queue = try int("IRIS_DOWNLOAD_QUEUE_PER_HOST") { config.maxQueuedDownloadsPerHost = queue }
         if let path = environment["IRIS_WATERMARK"] { config.watermarkPath = path }
         if let text = environment["IRIS_WATERMARK_OPACITY"] {
             guard let value = Double(text), (0...1).contains(value) else {

@@ -59,8 +59,18 @@ public struct ServerConfiguration: Sendable {
     /// The most source bytes held by requests waiting for a render slot, each distinct source
     /// counted once (1 GiB); a request whose source would go past it is answered 429.
     public var maxWaitingSourceBytes = 1 << 30
-    /// The longest a request waits for a render slot before it is answered 429 (10 s).
+    /// The longest a request waits for a render slot, or its download for a slot of its
+    /// source's host, before it is answered 429 (10 s, imgproxy's `IMGPROXY_TIMEOUT`).
     public var queueTimeout: Duration = .seconds(10)
+    /// Downloads from one source host (name and port) at once (6, what browsers open to one
+    /// HTTP/1.1 host, so an origin sized for browsers copes): a slow host holds these, not the
+    /// downloads of every other host.
+    public var maxDownloadsPerHost = 6
+    /// Downloads from one source host waiting for one of its slots before new ones are answered
+    /// 429 (256); a wait that is expected to outlast ``queueTimeout`` is answered 429 at once.
+    public var maxQueuedDownloadsPerHost = 256
+    /// The clock the queues keep their deadlines on: the continuous clock (tests pass their own).
+    package var clock = DeadlineClock.continuous
     /// The listen backlog: the kernel's maximum (`/proc/sys/net/core/somaxconn` on Linux),
     /// so that a burst of connections is queued by the kernel rather than dropped.
     public var listenBacklog = ListenBacklog.kernelMaximum

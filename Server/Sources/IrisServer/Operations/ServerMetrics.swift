@@ -16,7 +16,8 @@ import Prometheus
 /// - `iris_downloads_coalesced_total`: requests that joined a download in flight.
 /// - `iris_result_cache_total{outcome}`: result cache hits and misses.
 /// - `iris_refusals_total{reason}`: refusals and failures by reason (`busy` is the 429 of a
-///   full queue); `iris_busy_total`: the 429s alone.
+///   full queue); `iris_busy_total`: the 429s alone; `iris_source_host_busy_total`: those of
+///   them a source's host had no room for (``HostDownloadGate``).
 /// - `iris_renders_in_flight`, `iris_renders_queued`: the work queue at the time of a scrape
 ///   (queued: admitted requests fetching their source or waiting for a render slot).
 public final class ServerMetrics: Sendable {
@@ -26,6 +27,7 @@ public final class ServerMetrics: Sendable {
     private let inFlight: CoreMetrics.Gauge
     private let queued: CoreMetrics.Gauge
     private let busy: CoreMetrics.Counter
+    private let hostBusy: CoreMetrics.Counter
     private let coalesced: CoreMetrics.Counter
     private let sourceBytes: CoreMetrics.Counter
 
@@ -46,6 +48,7 @@ public final class ServerMetrics: Sendable {
         inFlight = CoreMetrics.Gauge(label: "iris_renders_in_flight", factory: factory)
         queued = CoreMetrics.Gauge(label: "iris_renders_queued", factory: factory)
         busy = CoreMetrics.Counter(label: "iris_busy_total", factory: factory)
+        hostBusy = CoreMetrics.Counter(label: "iris_source_host_busy_total", factory: factory)
         coalesced = CoreMetrics.Counter(label: "iris_downloads_coalesced_total", factory: factory)
         sourceBytes = CoreMetrics.Counter(label: "iris_source_bytes_total", factory: factory)
         // Present from the start, at zero, so a scrape shows every series a dashboard reads.
@@ -65,6 +68,8 @@ public final class ServerMetrics: Sendable {
             if image.timings.resultCacheHit != true { stages(image.timings) }
         case .notModified(let prepared):
             request(status: 304, format: prepared.format)
+        case .sourceNotModified:
+            request(status: 304, format: nil)
         case .failure(let error):
             request(status: error.status, format: nil)
             refusal(error)
@@ -116,6 +121,7 @@ public final class ServerMetrics: Sendable {
     package func refusal(_ error: ServeError) {
         counter("iris_refusals_total", [("reason", Self.reason(error.status))]).increment()
         if error.status == 429 { busy.increment() }
+        if HostDownloadGate.refusals.contains(error) { hostBusy.increment() }
     }
 
     /// The reason label of a status.

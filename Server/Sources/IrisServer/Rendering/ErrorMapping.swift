@@ -17,7 +17,8 @@ extension ServeError {
         case .invalidDimensions(let format, _, _): self = .unprocessable("the source \(format) has invalid dimensions")
         case .overLimit(let violation):
             switch violation {
-            case .pixels(let width, let height, _): self = .tooLarge("the source is \(width)×\(height), over the resolution limit")
+            // 422 as imgproxy answers a source over its resolution limit (`ImageResolutionError`).
+            case .pixels(let width, let height, _): self = .unprocessable("the source is \(width)×\(height), over the resolution limit")
             case .frames(let count, _): self = .tooLarge("the source has \(count) frames, over the frame limit")
             case .decodedBytes: self = .tooLarge("the source decodes to more memory than allowed")
             case .encodedBytes: self = .tooLarge("the source is larger than the size limit")

@@ -10,6 +10,9 @@ package enum ServeResult: Sendable {
     case image(RenderedImage)
     /// The client's copy is current (`If-None-Match` matched): a 304 with these headers.
     case notModified(PreparedRender)
+    /// The client's copy is current at the source's origin (its `If-None-Match` named the
+    /// source's ETag, which the origin answered 304): a 304 with the origin's ETag.
+    case sourceNotModified(ServeRequest, etag: String)
     /// A refusal or a failure.
     case failure(ServeError)
 }
@@ -27,6 +30,10 @@ public final class ImageRenderer: Sendable {
     package let pipeline: ImagePipeline
     /// The bounded work queue.
     package let gate: AdmissionGate
+    /// The downloads of each source host, bounded.
+    package let hostDownloads: HostDownloadGate
+    /// The pipeline's loader of remote sources (also asked for conditional requests).
+    let sourceLoader: SourceLoader
     /// The service's metrics.
     public let metrics: ServerMetrics
     /// Encoded results on disk, when configured.
@@ -49,11 +56,14 @@ public final class ImageRenderer: Sendable {
         self.configuration = configuration
         watermark = try Self.loadWatermark(configuration)
         let sources = sources
-        let loader = SourceLoader(
+        hostDownloads = HostDownloadGate(
+            maxRunning: configuration.maxDownloadsPerHost, maxWaiting: configuration.maxQueuedDownloadsPerHost,
+            maxWait: configuration.queueTimeout, clock: configuration.clock)
+        sourceLoader = SourceLoader(
             policy: configuration.sourcePolicy, resolver: resolver,
-            timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects,
+            timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects, hosts: hostDownloads,
             onDownload: { sources.didDownload($0.absoluteString) })
-        pipeline = try Self.pipeline(configuration, loader: loader)
+        pipeline = try Self.pipeline(configuration, loader: sourceLoader)
         metrics = ServerMetrics()
         resultCache = try ResultCache.configured(configuration)
         videoPosters = VideoPosterProcess(
@@ -62,7 +72,8 @@ public final class ImageRenderer: Sendable {
             maxPixels: configuration.maxSourcePixels, maxBytes: configuration.maxSourceBytes)
         gate = AdmissionGate(
             maxRunning: configuration.maxConcurrentRenders, maxWaiting: configuration.maxQueuedRenders,
-            maxWaitingBytes: configuration.maxWaitingSourceBytes, queueTimeout: configuration.queueTimeout)
+            maxWaitingBytes: configuration.maxWaitingSourceBytes, queueTimeout: configuration.queueTimeout,
+            clock: configuration.clock)
         let logger = Logger(label: "iris-server")
         var urls = configuration.urlReader
         urls.options.warn = { logger.warning("\($0)") }
@@ -73,7 +84,10 @@ public final class ImageRenderer: Sendable {
 
     /// The pipeline of the service: sources through `loader` and a disk cache, no memory cache,
     /// and every decoder but video's (FFmpeg never runs in the service: video posters are made
-    /// by a child process).
+    /// by a child process). The pipeline's bound on loads at once is the admission's (no more
+    /// loads can be asked for than requests admitted), so it never holds one back: a download
+    /// is bounded by its host's slots in the loader (``HostDownloadGate``), which answer what
+    /// cannot wait, where a shared bound would let a slow host stall every source.
     private static func pipeline(_ configuration: ServerConfiguration, loader: SourceLoader) throws -> ImagePipeline {
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
         let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
@@ -81,15 +95,20 @@ public final class ImageRenderer: Sendable {
         decoders.decoders.removeAll { !$0.formats.isDisjoint(with: ImageFormat.videoFormats) }
         return ImagePipeline(
             configuration: ImagePipeline.Configuration(
-                dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits, maxConcurrentDownloads: 16,
+                dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits,
+                maxConcurrentDownloads: configuration.maxConcurrentRenders + configuration.maxQueuedRenders,
                 resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
     }
 
-    /// An admitted request's work: fetch and plan, a 304 or the source as it is when that
-    /// answers, else render (in a slot, or joining the same render in flight) and store the result.
+    /// An admitted request's work: a 304 when the origin says the client's copy of the source
+    /// is current (``originNotModified(_:ifNoneMatch:)``); else fetch and plan, a 304 or the
+    /// source as it is when that answers, else render (in a slot, or joining the same render in flight) and store the result.
     func work(
         _ request: ServeRequest, accept: String?, ifNoneMatch: String?, lookup: ResultLookup, now: Date
     ) async throws(ServeError) -> ServeResult {
+        if let ifNoneMatch, let etag = await originNotModified(request, ifNoneMatch: ifNoneMatch) {
+            return .sourceNotModified(request, etag: etag)
+        }
         let prepared = try await prepare(request, accept: accept)
         if let ifNoneMatch, ETag.matches(ifNoneMatch, etag: prepared.etag) { return .notModified(prepared) }
         // skip_processing, raw: the source's bytes as they are, no render slot.

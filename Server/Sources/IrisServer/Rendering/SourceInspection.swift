@@ -72,7 +72,7 @@ extension ImageRenderer {
         if header.isAnimated, let framePixels = limits.animationFramePixels, framePixels > 0,
             header.width * header.height > framePixels
         {
-            throw .tooLarge("an animation frame is over the URL's frame resolution limit")
+            throw .unprocessable("an animation frame is over the URL's frame resolution limit")
         }
         return held
     }

@@ -14,7 +14,8 @@ import NIOPosix
 /// refuses it when an address is of a kind not allowed,
 /// and connects to the checked address only (no second lookup a rebinding DNS could answer
 /// differently). The whole download, redirects included, has ``timeout``; the body is bounded
-/// by the pipeline's byte limit while it streams.
+/// by the pipeline's byte limit while it streams. With ``hosts``, a download first takes a slot
+/// of its source's host (``HostDownloadGate``): a slow host holds its own slots, not every one.
 package struct SourceLoader: DataLoading {
     /// Which addresses may be connected to.
     package let policy: SourcePolicy
@@ -26,25 +27,31 @@ package struct SourceLoader: DataLoading {
     package let maxRedirects: Int
     /// Told the URL of every download the loader starts (for the metrics).
     package let onDownload: @Sendable (URL) -> Void
+    /// Bounds each source host's downloads; `nil`: no bound.
+    package let hosts: HostDownloadGate?
 
     /// Makes a loader.
     package init(
         policy: SourcePolicy, resolver: any AddressResolving = SystemAddressResolver(), timeout: Duration = .seconds(10),
-        maxRedirects: Int = 10, onDownload: @escaping @Sendable (URL) -> Void = { _ in }
+        maxRedirects: Int = 10, hosts: HostDownloadGate? = nil, onDownload: @escaping @Sendable (URL) -> Void = { _ in }
     ) {
         self.policy = policy
         self.resolver = resolver
         self.timeout = timeout
         self.maxRedirects = maxRedirects
         self.onDownload = onDownload
+        self.hosts = hosts
     }
 
-    /// Streams the response and body of `request`, following redirects by hand.
+    /// Streams the response and body of `request`, following redirects by hand, once its
+    /// host has a slot for it (the wait is not part of the download's ``timeout``).
     package func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
         if let url = request.url { onDownload(url) }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
+                    let permit = try await hostSlot(for: request.url)
+                    defer { if let permit { hosts?.leave(permit) } }
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask { try await load(request, byteLimit: byteLimit, into: continuation) }
                         group.addTask {
@@ -61,6 +68,12 @@ package struct SourceLoader: DataLoading {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// A slot of `url`'s host, waited for; `nil` without a bound.
+    private func hostSlot(for url: URL?) async throws(ServeError) -> HostDownloadGate.Permit? {
+        guard let hosts, let url, let host = HostDownloadGate.host(of: url) else { return nil }
+        return try await hosts.enter(host)
     }
 
     private func load(
@@ -105,7 +118,8 @@ package struct SourceLoader: DataLoading {
         }
     }
 
-    /// Sends one hop; returns the redirect's target, or `nil` when the body was streamed.
+    /// Sends one hop; returns the redirect's target, or `nil` when the body was streamed (or,
+    /// to a conditional request, the origin answered 304: that response, without a body).
     private func fetch(
         _ url: URL, request: URLRequest, client: HTTPClient, byteLimit: Int?,
         into continuation: AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
@@ -121,12 +135,15 @@ package struct SourceLoader: DataLoading {
             }
             return next
         }
-        // 304: the source is unchanged since the copy the pipeline's disk cache revalidates.
-        guard (200..<300).contains(status) || status == 304 else {
-            throw ImageError.httpStatus(code: status, url: url)
-        }
         var headers: [String: String] = [:]
         for field in response.headers { headers[field.name] = field.value }
+        if status == 304, request.isConditional {
+            continuation.yield(.response(DataLoadingResponse(statusCode: status, headers: headers)))
+            return nil
+        }
+        guard (200..<300).contains(status) else {
+            throw ImageError.httpStatus(code: status, url: url)
+        }
         let length = response.headers.first(name: "content-length").flatMap { Int($0) }
         if let length, let byteLimit, length > byteLimit {
             throw ImageError.overLimit(.encodedBytes(bytes: length, limit: byteLimit))
@@ -136,7 +153,6 @@ package struct SourceLoader: DataLoading {
                 DataLoadingResponse(
                     statusCode: status, expectedLength: length,
                     mimeType: response.headers.first(name: "content-type"), headers: headers)))
-        if status == 304 { return nil }  // no body: the stored copy stands, its freshness renewed
         var received = 0
         for try await buffer in response.body {
             received += buffer.readableBytes
@@ -146,5 +162,13 @@ package struct SourceLoader: DataLoading {
             continuation.yield(.chunk(Data(buffer.readableBytesView)))
         }
         return nil
+    }
+}
+
+extension URLRequest {
+    /// Whether the request carries a validator (`If-None-Match`, `If-Modified-Since`): a 304
+    /// is then an answer, not a failure.
+    var isConditional: Bool {
+        value(forHTTPHeaderField: "If-None-Match") != nil || value(forHTTPHeaderField: "If-Modified-Since") != nil
     }
 }

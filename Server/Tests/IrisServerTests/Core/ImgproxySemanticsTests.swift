@@ -80,6 +80,26 @@ import Testing
         }
     }
 
+    /// An empty options segment, `/%signature//plain/…` or `/%signature//%base64`: imgproxy 4
+    /// signs the path without it (`RedenormalizePath`), imgproxy 3 the path as sent (a URL
+    /// builder joining no options makes it); either signature is served, as the one request
+    /// with no options, under one path (one result cache entry, one ETag).
+    @Test func anEmptyOptionsSegmentIsSignedWithOrWithoutIt() throws {
+        let signature = URLSignature(keys: [SignatureTests.key])
+        let urls = ImgproxyURL(signature: signature, acceptsUnsigned: false)
+        let base64 = "/" + Base64URL.encode(Array("http://a.test/y.png".utf8))
+        for (source, expected) in [("/plain/http://a.test/x.jpg", "http://a.test/x.jpg"), (base64, "http://a.test/y.png")] {
+            for signed in [source, "/" + source] {
+                let request = try urls.parse("/" + signature.sign(signed)! + "/" + source)
+                #expect(request.source == .remote(URL(string: expected)!) && request.signedPath == source)
+                #expect(request.options == ProcessingOptions())
+            }
+            #expect(throws: ServeError.forbidden("invalid signature")) {
+                try urls.parse("/" + signature.sign("/rs:fit:9:9" + source)! + "/" + source)
+            }
+        }
+    }
+
     @Test func aPresetNamingItselfIsSkippedWithAWarning() throws {
         let warnings = Mutex<[String]>([])
         let parser = OptionParser(

@@ -171,13 +171,13 @@ import Testing
         func status(_ options: [String], _ config: ServerConfiguration = Harness.configuration()) async throws -> Int {
             try await get({ Harness.path(options, source: "\($0)/f/p.jpg", extension: "png") }, files: photo, config: config).status.code
         }
-        #expect(try await status(["msr:0.1"]) == 413)
+        #expect(try await status(["msr:0.1"]) == 422)  // over the resolution limit: 422, as imgproxy
         #expect(try await status(["msr:1"]) == 200)
-        #expect(try await status(["msr:1"], Harness.configuration { $0.maxSourcePixels = 100_000 }) == 413)
+        #expect(try await status(["msr:1"], Harness.configuration { $0.maxSourcePixels = 100_000 }) == 422)
         #expect(try await status(["msfs:100"]) == 413)
         #expect(try await status(["msfs:100000000"], Harness.configuration { $0.maxSourceBytes = 100 }) == 413)
         let animated = ["a.webp": try await TestImages.animatedWebP(frames: 4)]
-        for (options, code) in [(["maf:2"], 413), (["maf:10"], 200), (["mafr:0.001"], 413), (["mafr:1"], 200)] {
+        for (options, code) in [(["maf:2"], 413), (["maf:10"], 200), (["mafr:0.001"], 422), (["mafr:1"], 200)] {
             let response = try await get({ Harness.path(options, source: "\($0)/f/a.webp", extension: "webp") }, files: animated)
             #expect(response.status.code == code, "\(options): \(response.text)")
         }
@@ -263,5 +263,34 @@ import Testing
         let bad = folder.appendingPathComponent("bad.png")
         try Data("not an image".utf8).write(to: bad)
         #expect(throws: ConfigurationError.self) { try ImageRenderer(configuration: Harness.configuration { $0.watermarkPath = bad.path }) }
+    }
+
+    /// imgproxy's ETag mode (its `TestETagDataMatch`): a client revalidating with the source's
+    /// ETag (which imgproxy gives out) has its `If-None-Match` sent on to the origin, and the
+    /// origin's 304 is the answer, with the origin's ETag, nothing downloaded or rendered. A
+    /// validator the origin does not know is a 200 with the service's own ETag; the service's
+    /// own ETag is answered here (304) without asking the origin.
+    @Test func theSourcesETagIsPassedThroughWhenTheOriginSays304() async throws {
+        let files = SourceFiles()
+        files["p.jpg"] = try TestImages.photo()
+        try await withSourceServer(files) { base in
+            try await Harness.withService(Harness.configuration()) { client, _ in
+                let path = Harness.path(["rs:fit:20:20"], source: "\(base)/etag/p.jpg", extension: "png")
+                let current = try await client.get(path, headers: [.ifNoneMatch: "\"p.jpg-v1\""])
+                #expect(current.status == .notModified && current.body.readableBytes == 0)
+                #expect(current.headers[.eTag] == "\"p.jpg-v1\"")
+                #expect(files.count("p.jpg") == 1)  // the conditional request alone
+
+                let stale = try await client.get(path, headers: [.ifNoneMatch: "\"p.jpg-v0\""])
+                #expect(stale.status == .ok)
+                let etag = try #require(stale.headers[.eTag])
+                #expect(etag != "\"p.jpg-v1\"")  // the rendition's own
+                #expect(files.count("p.jpg") == 3)  // asked (200, not read), then downloaded
+
+                let ours = try await client.get(path, headers: [.ifNoneMatch: etag])
+                #expect(ours.status == .notModified && ours.headers[.eTag] == etag)
+                #expect(files.count("p.jpg") == 3)  // from the source cache, the origin not asked
+            }
+        }
     }
 }

@@ -63,9 +63,10 @@ final class SourceFiles: Sendable {
 }
 
 /// Runs `body` with a live source server on 127.0.0.1 (a port of its own): `/f/<name>` serves
-/// a file, `/revalidated/<name>` serves it with `no-cache` and an `ETag` (and a 304 to a
-/// matching `If-None-Match`), `/gated/<name>` waits for the gate first, `/redirect?to=<url>` redirects, `/hang`
-/// never answers, `/chunked/<name>` streams without a length.
+/// a file, `/revalidated/<name>` serves it with `no-cache` and an `ETag` of its bytes (and a 304
+/// to a matching `If-None-Match`), `/gated/<name>` waits for the gate first, `/redirect?to=<url>`
+/// redirects, `/hang` never answers, `/chunked/<name>` streams without a length, `/etag/<name>`
+/// serves a file with the ETag `"<name>-v1"` and answers 304 to an `If-None-Match` naming it.
 func withSourceServer<T: Sendable>(_ files: SourceFiles, _ body: @Sendable (_ base: String) async throws -> T) async throws -> T {
     let router = Router()
     router.get("/f/:name") { _, context -> Response in
@@ -82,6 +83,16 @@ func withSourceServer<T: Sendable>(_ files: SourceFiles, _ body: @Sendable (_ ba
         await files.gate.wait()
         guard let data = files[name] else { return Response(status: .notFound) }
         return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+    router.get("/etag/:name") { request, context -> Response in
+        let name = try context.parameters.require("name")
+        files.counted(name)
+        let etag = "\"\(name)-v1\""
+        if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch.contains(etag) {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        guard let data = files[name] else { return Response(status: .notFound) }
+        return Response(status: .ok, headers: [.eTag: etag], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
     router.get("/chunked/:name") { _, context -> Response in
         let name = try context.parameters.require("name")
