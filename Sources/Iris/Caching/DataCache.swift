@@ -157,7 +157,8 @@ public final class DataCache: DataCaching, Sendable {
     public func store(_ entry: DataCacheEntry, for key: String) {
         let keyBytes = Array(key.utf8)
         let metadataCount = entry.metadata?.serialized.count ?? 0
-        guard DataCacheEntryFile.fileSize(keyCount: keyBytes.count, metadataCount: metadataCount, payloadCount: entry.data.count) <= sizeLimit
+        guard
+            DataCacheEntryFile.fileSize(keyCount: keyBytes.count, metadataCount: metadataCount, payloadCount: entry.data.count) <= sizeLimit
         else {
             remove(for: key)
             return

@@ -65,7 +65,8 @@ enum DataCacheEntryFile {
         let metadataLength = UInt32(metadata.count)
         var lengthBytes: [UInt8] = []
         append(metadataLength, to: &lengthBytes)
-        let headerCRC = CRC32.checksum(metadata, continuing: CRC32.checksum(key, continuing: CRC32.checksum(lengthBytes, continuing: CRC32.checksum(bytes))))
+        let headerCRC = CRC32.checksum(
+            metadata, continuing: CRC32.checksum(key, continuing: CRC32.checksum(lengthBytes, continuing: CRC32.checksum(bytes))))
         append(headerCRC, to: &bytes)
         bytes += lengthBytes
         bytes += key
@@ -119,7 +120,9 @@ enum DataCacheEntryFile {
         guard keyAndMetadata.withUnsafeMutableBytes({ readAll(descriptor, into: $0, at: headerSize) }) else {
             return .corrupt(inode: inode)
         }
-        let checkedHeader = fileVersion == version ? CRC32.checksum(header[28..<32], continuing: CRC32.checksum(header[0..<24])) : CRC32.checksum(header[0..<24])
+        let checkedHeader =
+            fileVersion == version
+            ? CRC32.checksum(header[28..<32], continuing: CRC32.checksum(header[0..<24])) : CRC32.checksum(header[0..<24])
         guard CRC32.checksum(keyAndMetadata, continuing: checkedHeader) == headerCRC else { return .corrupt(inode: inode) }
         let metadata: HTTPCacheMetadata?
         if metadataCount > 0 {

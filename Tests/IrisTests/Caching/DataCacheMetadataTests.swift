@@ -9,8 +9,10 @@ import IrisTestSupport
 @Suite("Disk cache metadata")
 struct DataCacheMetadataTests {
     static let metadata = HTTPCacheMetadata(
-        headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30", "ETag": "\"v1\"", "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT",
-                  "Content-Type": "image/png"],
+        headers: [
+            "Cache-Control": "max-age=60, stale-while-revalidate=30", "ETag": "\"v1\"", "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT",
+            "Content-Type": "image/png",
+        ],
         requestTime: Date(timeIntervalSince1970: 1_000), responseTime: Date(timeIntervalSince1970: 1_001.5))
 
     @Test("bytes and metadata come back together, through a reopened cache; fields a cache does not read are not kept")
@@ -50,7 +52,8 @@ struct DataCacheMetadataTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test("an entry written before metadata (format 1) is read as bytes without metadata: stale under HTTP's rules, fresh when kept for ever")
+    @Test(
+        "an entry written before metadata (format 1) is read as bytes without metadata: stale under HTTP's rules, fresh when kept for ever")
     func formatOneIsRead() throws {
         let folder = temporaryCacheFolder("v1")
         let payload = cachePattern(count: 1_000, seed: 9)
@@ -58,8 +61,13 @@ struct DataCacheMetadataTests {
         // Format 1 as the previous version wrote it: the header checksum covers bytes 0..<24 and the key.
         var header: [UInt8] = Array("IRDC".utf8)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
-        append(UInt16(1)); append(UInt16(0)); append(UInt32(key.count)); append(CRC32.checksum(payload)); append(UInt64(payload.count))
-        append(CRC32.checksum(key, continuing: CRC32.checksum(header))); append(UInt32(0))
+        append(UInt16(1))
+        append(UInt16(0))
+        append(UInt32(key.count))
+        append(CRC32.checksum(payload))
+        append(UInt64(payload.count))
+        append(CRC32.checksum(key, continuing: CRC32.checksum(header)))
+        append(UInt32(0))
         let file = Data(header + key) + payload
         try file.write(to: folder.appendingPathComponent(DataCache.fileName(for: String(decoding: key, as: UTF8.self))))
 

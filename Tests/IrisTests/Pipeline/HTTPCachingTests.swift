@@ -135,7 +135,9 @@ struct HTTPCachingTests {
         #expect(image.bitmap.size == Self.oldSize)
 
         let (strictPipeline, _) = try ImagePipeline.launched(diskCache: strict, clock: clock)
-        let error = await thrownImageError { _ = try await strictPipeline.image(for: ImageRequest(url: url!.appendingPathComponent("strict.png"))) }
+        let error = await thrownImageError {
+            _ = try await strictPipeline.image(for: ImageRequest(url: url!.appendingPathComponent("strict.png")))
+        }
         if case .network = error {} else { Issue.record("must-revalidate offline gave \(String(describing: error))") }
     }
 

@@ -12,7 +12,8 @@ import Testing
     @Test func aStaleSourceIsRevalidatedBeforeItIsRendered() async throws {
         let files = SourceFiles()
         let first = try TestImages.photo()
-        let second = try TestImages.encode(TestImages.bitmap(width: 90, height: 30) { _, _ in RGBA(r: 200, g: 40, b: 40, a: 255) }, as: .png)
+        let second = try TestImages.encode(
+            TestImages.bitmap(width: 90, height: 30) { _, _ in RGBA(r: 200, g: 40, b: 40, a: 255) }, as: .png)
         files["p.img"] = first
         try await withSourceServer(files) { base in
             try await Harness.withService(Harness.configuration()) { client, _ in

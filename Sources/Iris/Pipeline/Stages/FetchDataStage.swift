@@ -74,7 +74,9 @@ final class FetchDataStage: PipelineStage<FetchedData, Data>, @unchecked Sendabl
             guard !Task.isCancelled else { return }
             switch await loadSourceData(revalidating: (entry, validity)) {
             case .notModified(let answer):
-                let renewed = entry.metadata?.renewed(by: answer.headers, requestTime: answer.requestTime, responseTime: answer.responseTime) ?? answer
+                let renewed =
+                    entry.metadata?.renewed(by: answer.headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
+                    ?? answer
                 let fetched = FetchedData(stored: DataCacheEntry(data: entry.data, metadata: renewed), origin: .revalidated, keys: keys)
                 graph.caches.storeFetched(fetched, of: request, keys: keys)
                 finish(.success(fetched))
