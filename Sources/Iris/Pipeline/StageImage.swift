@@ -8,6 +8,9 @@ struct StageImage: Sendable {
     var image: LoadedImage
     /// The original encoded bytes.
     var originalData: Data?
+    /// Whether the bytes were stored data used stale, without asking the origin (shown while it
+    /// is revalidated): the process stage then starts that revalidation.
+    var isUnrevalidatedStaleData = false
 
     /// The image as handed to `request`'s caller: the original bytes attached when the request
     /// keeps them, and the request's scale.

@@ -250,6 +250,10 @@ public final class ImageModel {
 
     /// Listens for replacements of `request`'s bytes, once per source.
     private func observeChanges(of request: ImageRequest) {
+        switch request.source {
+        case .url, .urlRequest: break
+        case .file, .data: return changeObservation = nil  // only HTTP data is revalidated
+        }
         let key = pipeline.dataKey(for: request)
         guard changeObservation?.key != key else { return }
         let model = WeakImageModel(self)

@@ -87,6 +87,29 @@ struct HTTPCachingTests {
         }
     }
 
+    @Test("a relaunch over stale entries (max-age=0) makes one conditional request an image, and the 304s cost no body")
+    func oneRevalidationPerImage() async throws {
+        try await withTestServer { server in
+            let folder = temporaryCacheFolder(), clock = ManualWallClock()
+            for index in 0..<3 {
+                server.serve("/\(index).png", Self.route(Self.old, etag: "\"v\(index)\"", [("Cache-Control", "max-age=0")]))
+            }
+            let (first, firstDisk) = try ImagePipeline.launched(diskCache: folder, clock: clock)
+            for index in 0..<3 { _ = try await first.image(for: ImageRequest(url: server.url("/\(index).png"))) }
+            await firstDisk.waitForPendingWrites()
+            clock.advance(by: 1)
+            let (second, _) = try ImagePipeline.launched(diskCache: folder, clock: clock, memoryCache: MemoryCache())
+            for index in 0..<3 {
+                #expect(try await second.image(for: ImageRequest(url: server.url("/\(index).png"))).bitmap.size == Self.oldSize)
+            }
+            #expect(await pipelineEventually { second.inFlightCount == 0 })
+            for index in 0..<3 {
+                let requests = server.requests("/\(index).png")
+                #expect(requests.count == 2 && requests.last?.ifNoneMatch == "\"v\(index)\"", "\(requests)")
+            }
+        }
+    }
+
     @Test("no-store: never written to disk")
     func noStore() async throws {
         try await withTestServer { server in

@@ -87,7 +87,9 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             image.httpMetadata = fetched.httpMetadata
             image.serviceFallback = fetched.serviceFallback
             image.serviceRendition = fetched.rendition
-            return StageImage(image: image, originalData: fetched.data)
+            var result = StageImage(image: image, originalData: fetched.data)
+            result.isUnrevalidatedStaleData = fetched.origin == .diskCache && !graph.caches.validity(of: image).isFresh
+            return result
         } catch {
             graph.caches.forgetData(of: request, keys: keys, after: error)
             throw error

@@ -24,17 +24,19 @@ final class ProcessStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sen
                 Self.process(decoded.image, with: processors).map { processed in
                     var processed = processed
                     processed.httpMetadata = decoded.image.httpMetadata  // what is known of the bytes stays
-                    return store(StageImage(image: processed, originalData: decoded.originalData))
+                    var result = decoded
+                    result.image = processed
+                    return store(result)
                 })
         }
     }
 
     /// Puts the result in the memory cache (``PipelineCaches/storeResult(_:of:keys:)``); an image
-    /// of stale data (shown while it is revalidated) then has its data revalidated in the
-    /// background: after the store, so that a revalidation finding new bytes removes this image too.
+    /// of stale data used without asking (shown while it is revalidated) then has its data
+    /// revalidated in the background: after the store, so that a revalidation finding new bytes removes this image too.
     private func store(_ result: StageImage) -> StageImage {
         graph.caches.storeResult(result, of: request, keys: keys)
-        if request.cachePolicy == .useProtocolCachePolicy, !graph.caches.validity(of: result.image).isFresh {
+        if request.cachePolicy == .useProtocolCachePolicy, result.isUnrevalidatedStaleData {
             graph.revalidateInBackground(request, keys: keys)
         }
         return result
