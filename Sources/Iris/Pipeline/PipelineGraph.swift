@@ -44,6 +44,8 @@ final class PipelineGraph: Sendable {
     let liveRequests = LockedState(0)
     /// The image service's routing (``ImagePipeline/Configuration/imageService``), if any.
     let serviceRouting: ServiceRouting?
+    /// The data revalidated in the background now.
+    private let backgroundRevalidations = LockedState<Set<DataKey>>([])
     /// Who is told when a revalidation replaces a source's bytes (``ImagePipeline/observeChanges(of:_:)``).
     let changeObservers = DataChangeObservers()
 
@@ -145,13 +147,16 @@ final class PipelineGraph: Sendable {
     /// stored entry; new bytes replace it and every image decoded from the old ones
     /// (``dataDidChange(_:)``). Counted in ``liveRequests`` while it runs.
     func revalidateInBackground(_ request: ImageRequest, keys: RequestKeys) {
-        guard request.source.usesDataLoader, caches.hasDisk else { return }
+        guard request.source.usesDataLoader, caches.hasDisk,
+            backgroundRevalidations.withLock({ $0.insert(keys.data).inserted })
+        else { return }  // one task per data, however many stale hits ask meanwhile
         var request = request
         request.cachePolicy = .useProtocolCachePolicy
         let keys = keys.forRevalidation
         liveRequests.withLock { $0 += 1 }
         Task { [self, request] in
             _ = await StageWaiter.result { observer in fetchData(request, keys: keys, priority: .low, observer: observer) }
+            backgroundRevalidations.withLock { _ = $0.remove(keys.data) }
             liveRequests.withLock { $0 -= 1 }
         }
     }
