@@ -26,6 +26,11 @@ public enum DataLoadingEvent: Sendable {
 ///   ``DataLoadingResponse/headers``, so a loader should pass the response's headers on (at
 ///   least `ETag`, `Last-Modified`, `Accept-Ranges` and `Content-Range`). A `206`'s body is not
 ///   the start of the resource: do not sniff it for HTML or JSON.
+/// - **Revalidation**: to revalidate stored data the pipeline adds `If-None-Match` /
+///   `If-Modified-Since`; a loader passes a `304 Not Modified` on as a ``DataLoadingEvent/response(_:)``
+///   (with its headers, which renew the stored entry's freshness) and ends the stream. A loader
+///   that throws ``ImageError/httpStatus(code:url:)`` with 304 instead still works, without the
+///   renewed headers.
 /// - **The byte limit**: the pipeline fails a load whose announced length or body passes
 ///   ``ImagePipeline/Configuration/maxDataBytes`` and stops reading it. A loader that honours
 ///   `byteLimit` itself also stops the transfer at once, so bytes the pipeline has not taken
