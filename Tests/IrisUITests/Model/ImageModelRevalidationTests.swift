@@ -10,7 +10,7 @@ import IrisTestSupport
 /// source, with no placeholder between.
 @MainActor
 @Suite("Stale while revalidate in models")
-struct StaleWhileRevalidateTests {
+struct ImageModelRevalidationTests {
     static let old = try! HTTPCacheTestImages.png(width: 40, height: 30, seed: 1)
     static let new = try! HTTPCacheTestImages.png(width: 50, height: 20, seed: 2)
 
