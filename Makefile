@@ -90,7 +90,7 @@ KUBERNETES_VALIDATE ?= kubernetes-validate
 CHECKOV ?= checkov
 check-deploy:
 	$(KUBERNETES_VALIDATE) --strict deploy/kubernetes/*.yaml
-	$(CHECKOV) -d deploy/kubernetes --framework kubernetes --compact --quiet
+	$(CHECKOV) -d deploy/kubernetes --framework kubernetes --compact --quiet --skip-download
 
 demo: tool
 	$(IRIS) samples --out $(DEMO)/samples
