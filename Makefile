@@ -14,7 +14,7 @@ TOOL_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product IrisCLI 
 	if nm -D --undefined-only $(IRIS) | grep -q ' curl_'; then echo "iris still calls libcurl directly: kept"; \
 	else patchelf --remove-needed libcurl.so.4 $(IRIS); fi
 
-.PHONY: test test-library lint demo deps build tool install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs test-server serve
+.PHONY: test test-library lint demo deps build tool install clean bad-input-corpus fuzz fuzz-build fuzz-replay docs test-server serve image check-deploy
 
 deps:
 	scripts/install-deps
@@ -75,6 +75,22 @@ serve: tool
 	@echo "Playground: http://127.0.0.1:$(SERVE_PORT)/playground"
 	@echo "Try: curl -o out.webp http://127.0.0.1:$(SERVE_PORT)/unsafe/rs:fill:300:200/g:sm/plain/local:///$$(cd $(DEMO)/samples && ls | head -1)@webp"
 	Server/.build/release/iris-server --dev --video --port $(SERVE_PORT) --local-root $(CURDIR)/$(DEMO)/samples
+
+# The service's container image, iris-server:latest (Server/Containerfile), built with buildah
+# without a registry: the Debian base made by debootstrap when missing, the binaries built here
+# (static Swift runtime), then checked: size, user, and a signed URL served by the entrypoint
+# under `buildah run`, stopped by SIGTERM (scripts/build-image; VIDEO=1 for iris-server:video,
+# with FFmpeg and iris-video-poster). Not part of `make test`.
+image:
+	scripts/build-image
+
+# deploy/kubernetes/ against Kubernetes' schemas (kubernetes-validate --strict) and checkov's
+# Kubernetes checks (both from PyPI: pip install kubernetes-validate checkov). Not part of `make test`.
+KUBERNETES_VALIDATE ?= kubernetes-validate
+CHECKOV ?= checkov
+check-deploy:
+	$(KUBERNETES_VALIDATE) --strict deploy/kubernetes/*.yaml
+	$(CHECKOV) -d deploy/kubernetes --framework kubernetes --compact --quiet --skip-download
 
 demo: tool
 	$(IRIS) samples --out $(DEMO)/samples
