@@ -85,10 +85,16 @@ image:
 	scripts/build-image
 
 # deploy/kubernetes/ against Kubernetes' schemas (kubernetes-validate --strict) and checkov's
-# Kubernetes checks (both from PyPI: pip install kubernetes-validate checkov). Not part of `make test`.
-KUBERNETES_VALIDATE ?= kubernetes-validate
-CHECKOV ?= checkov
-check-deploy:
+# Kubernetes checks (both from PyPI, installed on first use in a virtual environment of their own,
+# .build-deploy-venv, not committed). Not part of `make test`.
+DEPLOY_VENV ?= .build-deploy-venv
+KUBERNETES_VALIDATE ?= $(DEPLOY_VENV)/bin/kubernetes-validate
+CHECKOV ?= $(DEPLOY_VENV)/bin/checkov
+$(DEPLOY_VENV)/bin/checkov:
+	python3 -m venv $(DEPLOY_VENV)
+	$(DEPLOY_VENV)/bin/pip install -q kubernetes-validate checkov
+
+check-deploy: $(DEPLOY_VENV)/bin/checkov
 	$(KUBERNETES_VALIDATE) --strict deploy/kubernetes/*.yaml
 	$(CHECKOV) -d deploy/kubernetes --framework kubernetes --compact --quiet --skip-download
 
