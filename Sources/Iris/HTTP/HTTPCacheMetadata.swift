@@ -12,11 +12,20 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
     public static let keptFields: Set<String> = ["cache-control", "expires", "date", "age", "etag", "last-modified"]
 
     /// The kept header fields, by lower-cased name.
-    public private(set) var headers: [String: String]
+    public let headers: [String: String]
     /// When the request was sent (RFC 9111's `request_time`).
-    public var requestTime: Date
+    public let requestTime: Date
     /// When the response arrived (`response_time`).
-    public var responseTime: Date
+    public let responseTime: Date
+    /// The `Cache-Control` directives, read once from ``headers``: a memory-cache hit asks for
+    /// freshness, and must not parse text each time.
+    public let cacheControl: CacheControl
+    /// `Date`, `Expires` (`.some(nil)` when unreadable: in the past) and `Last-Modified` as dates,
+    /// and `Age` in seconds, read once from ``headers``.
+    private let date: Date?
+    private let expires: Date??
+    private let lastModifiedDate: Date?
+    private let ageValue: TimeInterval
 
     /// The metadata of a response with `headers` (any case; fields a cache does not read are
     /// left out), requested at `requestTime` and received at `responseTime`.
@@ -26,15 +35,23 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
             let name = name.lowercased()
             if Self.keptFields.contains(name) { kept[name] = kept[name].map { $0 + ", " + value } ?? value }
         }
-        self.headers = kept
+        self.init(kept: kept, requestTime: requestTime, responseTime: responseTime)
+    }
+
+    /// The metadata of fields already kept (lower-cased names), with what they say read once.
+    private init(kept headers: [String: String], requestTime: Date, responseTime: Date) {
+        self.headers = headers
         self.requestTime = requestTime
         self.responseTime = responseTime
+        cacheControl = headers["cache-control"].map(CacheControl.init) ?? CacheControl()
+        date = headers["date"].flatMap(HTTPDate.parse)
+        expires = headers["expires"].map(HTTPDate.parse)
+        lastModifiedDate = headers["last-modified"].flatMap(HTTPDate.parse)
+        ageValue = headers["age"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map(TimeInterval.init) ?? 0
     }
 
     // MARK: What the fields say
 
-    /// The `Cache-Control` directives.
-    public var cacheControl: CacheControl { headers["cache-control"].map(CacheControl.init) ?? CacheControl() }
     /// The entity tag (`ETag`), quotes included, as sent.
     public var etag: String? { headers["etag"] }
     /// `Last-Modified`, as sent.
@@ -55,15 +72,14 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
     /// `max-age`, else `Expires` minus `Date` (an unreadable `Expires` is in the past), else
     /// heuristic freshness from `Last-Modified`, else the policy's default.
     public func freshnessLifetime(_ policy: HTTPCachePolicy) -> TimeInterval {
-        let control = cacheControl
-        if control.noCache { return 0 }
-        if let maxAge = control.maxAge { return TimeInterval(maxAge) }
-        let date = headers["date"].flatMap(HTTPDate.parse) ?? responseTime
-        if let expires = headers["expires"] {
-            guard let expiry = HTTPDate.parse(expires) else { return 0 }
+        if cacheControl.noCache { return 0 }
+        if let maxAge = cacheControl.maxAge { return TimeInterval(maxAge) }
+        let date = self.date ?? responseTime
+        if let expires {
+            guard let expiry = expires else { return 0 }
             return max(0, expiry.timeIntervalSince(date))
         }
-        if let lastModified = lastModified.flatMap(HTTPDate.parse) {
+        if let lastModified = lastModifiedDate {
             let heuristic = max(0, date.timeIntervalSince(lastModified)) * policy.heuristicFraction
             return min(heuristic, policy.maxHeuristicFreshness)
         }
@@ -74,9 +90,7 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
     /// (the larger of what `Date` shows and what `Age` said plus the time in transit), plus the
     /// time it has been stored.
     public func age(at now: Date) -> TimeInterval {
-        let date = headers["date"].flatMap(HTTPDate.parse)
         let apparentAge = date.map { max(0, responseTime.timeIntervalSince($0)) } ?? 0
-        let ageValue = headers["age"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map(TimeInterval.init) ?? 0
         let correctedAge = ageValue + max(0, responseTime.timeIntervalSince(requestTime))
         return max(apparentAge, correctedAge) + max(0, now.timeIntervalSince(responseTime))
     }
@@ -111,12 +125,9 @@ public struct HTTPCacheMetadata: Sendable, Hashable {
     /// The metadata after a `304 Not Modified` with `headers` (RFC 9111 §4.3.4): the fields the
     /// 304 carries replace the stored ones, and the times are the revalidation's.
     public func renewed(by headers: [String: String], requestTime: Date, responseTime: Date) -> HTTPCacheMetadata {
-        var renewed = self
         let update = HTTPCacheMetadata(headers: headers, requestTime: requestTime, responseTime: responseTime)
-        for (name, value) in update.headers { renewed.headers[name] = value }
-        renewed.requestTime = requestTime
-        renewed.responseTime = responseTime
-        return renewed
+        return HTTPCacheMetadata(
+            kept: self.headers.merging(update.headers) { _, new in new }, requestTime: requestTime, responseTime: responseTime)
     }
 }
 
@@ -187,8 +198,8 @@ extension HTTPCacheMetadata {
             headers[name] = value
         }
         guard cursor == bytes.endIndex else { return nil }
-        self.headers = headers
-        requestTime = Date(timeIntervalSince1970: Double(bitPattern: requested))
-        responseTime = Date(timeIntervalSince1970: Double(bitPattern: responded))
+        self.init(
+            kept: headers, requestTime: Date(timeIntervalSince1970: Double(bitPattern: requested)),
+            responseTime: Date(timeIntervalSince1970: Double(bitPattern: responded)))
     }
 }
