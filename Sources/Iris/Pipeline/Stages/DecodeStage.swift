@@ -50,8 +50,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             let usesStoredData: Bool =
                 switch request.cachePolicy {
                 case .returnCacheDataElseLoad, .returnCacheDataDontLoad: true
-                case .useProtocolCachePolicy:
-                    graph.caches.validity(of: entry).isFresh || graph.caches.validity(of: entry).servesWhileRevalidating
+                case .useProtocolCachePolicy: graph.caches.validity(of: entry).servesWhileRevalidating  // true when fresh
                 case .reloadRevalidatingCacheData, .reloadIgnoringLocalCacheData: false
                 }
             guard usesStoredData else { return followFetch(keys) }
