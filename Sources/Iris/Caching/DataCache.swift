@@ -47,6 +47,8 @@ public final class DataCache: DataCaching, Sendable {
     private struct PendingWrite {
         var sequence: UInt64
         var entry: DataCacheEntry
+        /// The entry's metadata as the file stores it, serialised once.
+        var metadata: [UInt8]
     }
 
     private struct State {
@@ -156,16 +158,17 @@ public final class DataCache: DataCaching, Sendable {
     /// ``sizeLimit`` is not stored (and an older entry for `key` is removed).
     public func store(_ entry: DataCacheEntry, for key: String) {
         let keyBytes = Array(key.utf8)
-        let metadataCount = entry.metadata?.serialized.count ?? 0
+        let metadata = entry.metadata?.serialized ?? []
         guard
-            DataCacheEntryFile.fileSize(keyCount: keyBytes.count, metadataCount: metadataCount, payloadCount: entry.data.count) <= sizeLimit
+            DataCacheEntryFile.fileSize(keyCount: keyBytes.count, metadataCount: metadata.count, payloadCount: entry.data.count)
+                <= sizeLimit
         else {
             remove(for: key)
             return
         }
         let sequence = state.withLock { state -> UInt64 in
             state.nextSequence += 1
-            state.pending[key] = PendingWrite(sequence: state.nextSequence, entry: entry)
+            state.pending[key] = PendingWrite(sequence: state.nextSequence, entry: entry, metadata: metadata)
             return state.nextSequence
         }
         queue.async { [self] in write(key: key, keyBytes: keyBytes, sequence: sequence) }
@@ -233,13 +236,13 @@ public final class DataCache: DataCaching, Sendable {
     /// Runs on the queue: writes the pending data of `key` if it is still the latest.
     private func write(key: String, keyBytes: [UInt8], sequence: UInt64) {
         let pending = state.withLock { state in
-            state.pending[key].flatMap { $0.sequence == sequence ? $0.entry : nil }
+            state.pending[key].flatMap { $0.sequence == sequence ? $0 : nil }
         }
-        guard let entry = pending else { return }  // superseded or removed meanwhile
+        guard let pending else { return }  // superseded or removed meanwhile
+        let (entry, metadata) = (pending.entry, pending.metadata)
         let name = Self.fileName(for: key)
         let finalPath = path(for: name)
         let temporaryPath = path(for: Self.temporaryPrefix + UUID().uuidString)
-        let metadata = entry.metadata?.serialized ?? []
         let size = DataCacheEntryFile.fileSize(keyCount: keyBytes.count, metadataCount: metadata.count, payloadCount: entry.data.count)
         func writeFile() -> Int32 {
             DataCacheEntryFile.write(
