@@ -7,11 +7,8 @@ package func thrownImageError(_ body: () throws -> Void) -> ImageError? {
     do {
         try body()
         return nil
-    } catch let error as ImageError {
-        return error
     } catch {
-        Issue.record("threw a non-ImageError: \(error)")
-        return nil
+        return imageError(error)
     }
 }
 
@@ -21,10 +18,16 @@ package nonisolated(nonsending) func thrownImageError(_ body: nonisolated(nonsen
     do {
         try await body()
         return nil
-    } catch let error as ImageError {
-        return error
     } catch {
+        return imageError(error)
+    }
+}
+
+/// `error` as the ``ImageError`` it should be; anything else is recorded as a test issue.
+private func imageError(_ error: any Error) -> ImageError? {
+    guard let error = error as? ImageError else {
         Issue.record("threw a non-ImageError: \(error)")
         return nil
     }
+    return error
 }
