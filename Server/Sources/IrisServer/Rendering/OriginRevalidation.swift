@@ -20,7 +20,7 @@ extension ImageRenderer {
             // loop cancels the download).
             for try await event in sourceLoader.loadData(for: conditional, byteLimit: configuration.maxSourceBytes) {
                 guard case .response(let response) = event, response.statusCode == 304 else { return nil }
-                return response.headers.first { $0.key.lowercased() == "etag" }?.value ?? ifNoneMatch
+                return response.value(forHTTPHeaderField: "ETag") ?? ifNoneMatch
             }
         } catch {
             return nil
