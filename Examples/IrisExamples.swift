@@ -210,6 +210,23 @@ struct AsyncImageIdioms: View {
                 .frame(width: 44, height: 44)
                 .clipShape(Circle())
 
+                // A short clip in a card, as any AsyncImage closure is written: the marked image
+                // plays the clip where its poster is; the card, the padding and the caption stay.
+                IrisImage(url: URL(string: "https://example.com/loop.mp4")) { phase in
+                    VStack(alignment: .leading, spacing: 4) {
+                        if let image = phase.image {
+                            image.resizable().scaledToFit().playsVideo()
+                                .frame(maxWidth: .infinity, maxHeight: 90)
+                        } else {
+                            Color.gray.frame(height: 90)
+                        }
+                        Text("Harbour, 0:02").font(.caption)
+                    }
+                    .padding(8)
+                    .background(.thinMaterial, in: .rect(cornerRadius: 10))
+                }
+                .frame(width: 180)
+
                 // A 1x icon shown without resizable(): its natural size, 100 px = 100 pt on any screen.
                 IrisImage(url: URL(string: "https://example.com/icon-100.png"), scale: 1) {
                     $0

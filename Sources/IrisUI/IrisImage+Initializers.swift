@@ -114,7 +114,8 @@ extension IrisImage {
     }
 }
 
-/// What ``IrisImage/init(url:scale:)`` shows: the image at its natural size, or a grey box.
+/// What ``IrisImage/init(url:scale:)`` shows: the image at its natural size (a video's clip
+/// playing over its poster), or a grey box.
 public struct IrisImageDefaultContent: View {
     let phase: ImagePhase
     let label: Text?
@@ -122,7 +123,7 @@ public struct IrisImageDefaultContent: View {
     /// The image, or a grey box until there is one.
     public var body: some View {
         if let image = label.flatMap({ phase.image(label: $0) }) ?? phase.image {
-            image
+            image.playsVideo()
         } else {
             Color.secondary.opacity(0.2)
         }

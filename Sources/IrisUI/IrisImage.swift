@@ -26,12 +26,22 @@ import SwiftUI
 /// request's `scale`, as with `AsyncImage`. An animated image plays while it can be seen (on
 /// screen, inside its scroll view's visible area, its window not covered, its app active) and
 /// `.animatesFrames` is on and the user's "Animated Images" accessibility setting allows it. So
-/// does a video (MP4, MOV; iOS, iPadOS, tvOS, macOS, visionOS; not watchOS, which shows its poster): the content shows its
-/// poster, and the clip plays through the content, muted, looping and without touching the
-/// app's audio session, from the bytes already loaded, while video auto-play is on
-/// (``VideoPlayback``): it fills the frame the content closure draws, shaped by what the closure
-/// draws (a `clipShape`, `.clipped()`), and what the closure draws besides the image (a caption)
-/// stays on top of it.
+/// does a video (MP4, MOV; iOS, iPadOS, tvOS, macOS, visionOS): the phase's image is its poster,
+/// and the image the content closure marks with ``SwiftUICore/View/playsVideo()`` plays the clip
+/// exactly where the poster is drawn, muted, looping and without touching the app's audio
+/// session, from the bytes already loaded, while video auto-play is on (``VideoPlayback``). The
+/// default content (`IrisImage(url:)`) marks its image; a closure that does not shows the poster
+/// (as NukeUI's custom content does):
+///
+/// ```swift
+/// IrisImage(url: clipURL) { phase in
+///     if let image = phase.image {
+///         image.resizable().scaledToFill().playsVideo()
+///     }
+/// }
+/// .frame(width: 160, height: 90)
+/// .clipShape(.rect(cornerRadius: 8))
+/// ```
 public struct IrisImage<Content: View>: View {
     /// Where the view's model comes from and how its request is made.
     enum Loading {
@@ -93,30 +103,11 @@ public struct IrisImage<Content: View>: View {
         }
     }
 
-    /// The content for `phase`, with the clip of a video shown playing through it while the
-    /// playback wants a player (AVFoundation; not on watchOS): the player fills the content's
-    /// frame, placed as the content mode says, masked by the content itself (a round poster
-    /// plays a round clip; a clipped fill does not overflow), and once its first frame shows,
-    /// the content is drawn again over it with its image made transparent
-    /// (``ImagePhase/hollowed``), so a caption or badge the closure adds stays on top.
-    @ViewBuilder
+    /// The content for `phase`, with the model's clip (if it shows a video) handed to it through
+    /// the environment: an image the closure marks with ``SwiftUICore/View/playsVideo()`` plays
+    /// it exactly where it draws the poster.
     private func contentWithClip(_ phase: ImagePhase, playback: VideoPlayback?) -> some View {
-        #if canImport(AVFoundation) && !os(watchOS)
-        content(phase)
-            .overlay {
-                if let playback, playback.wantsPlayer {
-                    ZStack {
-                        VideoPlayerRepresentable(playback, gravity: options.settings.contentMode.videoGravity)
-                            .mask { content(phase) }
-                        if playback.showsPlayer { content(phase.hollowed) }
-                    }
-                    .allowsHitTesting(false)
-                    .accessibilityHidden(true)
-                }
-            }
-        #else
-        content(phase)
-        #endif
+        content(phase).environment(\.videoPlayback, playback)
     }
 
     /// The clear view that stands for the slot: measured for the decode size, and there to appear,

@@ -2,24 +2,22 @@
 import AVFoundation
 import SwiftUI
 
-/// ``VideoPlayerView`` in SwiftUI: ``IrisImage`` lays it over its content while a clip plays.
-/// The playback's decisions are read in the body that makes it (so SwiftUI updates it when they
-/// change) and handed to the view.
+/// ``VideoPlayerView`` in SwiftUI: `playsVideo()` lays it over the image it modifies while a
+/// clip plays. The playback's decisions are read in the body that makes it (so SwiftUI updates it
+/// when they change) and handed to the view.
 @MainActor
 struct VideoPlayerRepresentable {
     let playback: VideoPlayback
     let gravity: AVLayerVideoGravity
     /// What the view follows, read from `playback` where this is made.
     let wantsPlayer: Bool
-    let isPlaying: Bool
-    let showsPlayer: Bool
+    let state: VideoPlayback.State
 
     init(_ playback: VideoPlayback, gravity: AVLayerVideoGravity) {
         self.playback = playback
         self.gravity = gravity
         wantsPlayer = playback.wantsPlayer
-        isPlaying = playback.isPlaying
-        showsPlayer = playback.showsPlayer
+        state = playback.state
     }
 }
 

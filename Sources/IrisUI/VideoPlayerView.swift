@@ -10,17 +10,19 @@ import AppKit
 /// Plays a video's clip in an `AVPlayerLayer` for ``IrisImageView`` and ``IrisImage``, as its
 /// ``VideoPlayback`` says: a thin shell. It makes a player while the playback wants one (an
 /// `AVQueuePlayer` looped by an `AVPlayerLooper`, muted, reading the bytes from memory through
-/// `InMemoryVideoAsset`), plays or pauses it, shows itself once the first frame is ready (the
-/// poster shows under it until then), and reports readiness and failure back.
+/// `InMemoryVideoAsset`), plays it, shows itself once its own first frame is ready
+/// (``ClipPlayerSurface``: the poster shows under it until then), and reports readiness and
+/// failure back to the playback, which lets the player go on failure and asks again when the
+/// clip comes back into sight.
 ///
-/// The player is given a composition of the clip's video track alone
+/// The player is given a composition of the clip's video track alone, over the track's own time
+/// range (a clip whose audio outlasts its video loops without an empty tail)
 /// (``VideoPlayback/includesAudioTracks`` is false): with nothing to play through the audio
 /// session it never activates it, so the user's music goes on, and the app's audio category is
-/// never touched. It starts at the poster's frame (``VideoPlayback/startSeconds``) and is shown
-/// only once that frame is ready, so a clip that fades in from black goes on from the poster
-/// without a black flash. Its drawing never leaves its bounds (an aspect-filled clip is cut at
-/// the view's edges, as the poster is). Shown and hidden through the view's `isHidden` (never
-/// its backing layer's, which AppKit owns).
+/// never touched. It starts at the poster's frame (``VideoPlayback/startSeconds``), so a clip
+/// that fades in from black goes on from the poster without a black flash. Its drawing never
+/// leaves its bounds. Shown and hidden through the view's `isHidden` (never its backing
+/// layer's, which AppKit owns).
 @MainActor
 final class VideoPlayerView: PlatformView {
     private var playback: VideoPlayback?
@@ -30,8 +32,8 @@ final class VideoPlayerView: PlatformView {
     private var observations: [NSKeyValueObservation] = []
     /// Builds the video-only item (AVFoundation loads the tracks asynchronously).
     private var preparation: Task<Void, Never>?
-    /// Whether the player stands at the start the playback asked for (no seek, or it ended).
-    private var isAtStart = false
+    /// What this view's player shows: its own readiness, not the playback's.
+    private var surface = ClipPlayerSurface()
 
     /// Makes a view with no player.
     init() {
@@ -76,23 +78,23 @@ final class VideoPlayerView: PlatformView {
     }
     #endif
 
-    /// Follows `playback` (`nil`: no video): makes or lets go of the player, plays or pauses it,
-    /// shows its layer once it has a frame. `gravity` places the clip as the image is placed.
+    /// Follows `playback` (`nil`: no video): makes or lets go of the player, plays it, shows its
+    /// layer once it has a frame. `gravity` places the clip as the image is placed.
     func show(_ playback: VideoPlayback?, gravity: AVLayerVideoGravity) {
         guard let playback, playback.wantsPlayer else { return stop() }
         if playback !== self.playback || player == nil { start(playback) }
         guard let player, let playerLayer else { return }
         if playerLayer.videoGravity != gravity { playerLayer.videoGravity = gravity }
         player.isMuted = playback.isMuted
-        if playback.isPlaying, isAtStart { player.play() } else { player.pause() }
-        isHidden = !playback.showsPlayer
+        if surface.plays { player.play() } else { player.pause() }
+        isHidden = !surface.showsPlayer
     }
 
     /// Lets the player go: nothing plays, nothing is shown.
     func stop() {
         preparation?.cancel()
         preparation = nil
-        isAtStart = false
+        surface.playerLetGo()
         observations = []
         player?.pause()
         looper?.disableLooping()
@@ -116,10 +118,15 @@ final class VideoPlayerView: PlatformView {
         self.asset = asset
         let player = AVQueuePlayer()
         player.isMuted = playback.isMuted
-        #if !os(visionOS)
+        #if os(visionOS)
+        // A muted clip in a cell is never what the user is watching: the app may go to the
+        // background as usual.
+        player.preventsAutomaticBackgroundingDuringVideoPlayback = false
+        #else
         player.preventsDisplaySleepDuringVideoPlayback = false
         #endif
         self.player = player
+        surface.playerMade(seeksToStart: playback.startSeconds > 0)
         preparation = Task { [weak self] in
             let item: AVPlayerItem
             do {
@@ -134,16 +141,19 @@ final class VideoPlayerView: PlatformView {
         }
     }
 
-    /// A player item of `asset`'s video track alone (its transform kept), unless audio is wanted.
+    /// A player item of `asset`'s video track alone, over the track's own time range (its
+    /// transform kept), unless audio is wanted.
     private static func videoOnlyItem(of asset: AVURLAsset, includingAudio: Bool) async throws -> AVPlayerItem {
         if includingAudio { return AVPlayerItem(asset: asset) }
         let composition = AVMutableComposition()
-        let duration = try await asset.load(.duration)
         for track in try await asset.loadTracks(withMediaType: .video) {
             guard let copy = composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid) else {
                 continue
             }
-            try copy.insertTimeRange(CMTimeRange(start: .zero, duration: duration), of: track, at: .zero)
+            // The track's own range: the asset's duration is the longest track's, and an audio
+            // track that outlasts the video would leave an empty tail (or fail the insert).
+            let range = try await track.load(.timeRange)
+            try copy.insertTimeRange(range, of: track, at: .zero)
             copy.preferredTransform = try await track.load(.preferredTransform)
         }
         return AVPlayerItem(asset: composition)
@@ -171,8 +181,6 @@ final class VideoPlayerView: PlatformView {
             player.seek(to: start, toleranceBefore: .zero, toleranceAfter: .zero) { @Sendable [weak self] _ in
                 Task { @MainActor in self?.didReachStart() }
             }
-        } else {
-            isAtStart = true
         }
         if let playerLayer {
             observations.append(
@@ -186,19 +194,21 @@ final class VideoPlayerView: PlatformView {
 
     /// The seek to the poster's frame ended: playing may begin, and the layer may show.
     private func didReachStart() {
-        guard player != nil, !isAtStart else { return }
-        isAtStart = true
+        guard player != nil else { return }
+        surface.seekDidReachStart()
         readinessDidChange()
-        if let playback, playback.isPlaying { player?.play() }
     }
 
-    /// The first frame is ready: the playback decides to show the player.
+    /// The layer's readiness changed: this view shows its player once its own frame is ready.
     private func readinessDidChange() {
-        guard let playback, isAtStart, let playerLayer, playerLayer.player != nil, playerLayer.isReadyForDisplay else { return }
-        playback.playerDidBecomeReady()
+        guard let playback, let playerLayer, playerLayer.player != nil else { return }
+        surface.layerReadinessDidChange(playerLayer.isReadyForDisplay)
+        if surface.showsPlayer { playback.playerDidBecomeReady() }
+        show(playback, gravity: playerLayer.videoGravity)
     }
 
-    /// The looper or the item failed: the playback keeps the poster up.
+    /// The looper or the item failed (an unreadable clip, an interruption, a media-services
+    /// reset, no decoder free): the playback lets the player go and keeps the poster up.
     private func statusDidChange() {
         guard let playback else { return }
         if let looper, looper.status == .failed {

@@ -69,8 +69,15 @@ public final class ImageModel {
     /// observable write a change (a memory hit's main-actor cost is mostly such writes).
     private var shown = Shown()
 
-    /// The clock that animation players and scheduled retries run on.
+    /// The clock that animation players, scheduled retries and progress pacing run on.
     @ObservationIgnored public var clock: any Clock<Duration> = ContinuousClock()
+
+    /// The least time between two progress phases (``ImagePhase/loading(_:)`` with a new
+    /// ``/Iris/ImageTask/Progress``), on ``clock``: a view showing the model renders at most this
+    /// often while bytes arrive, however small the chunks. The first progress of a load (which
+    /// gives the total) shows at once; the latest one received in each interval shows at its end.
+    /// Ten a second by default; `.zero` shows every chunk.
+    @ObservationIgnored public var progressInterval: Duration = .milliseconds(100)
 
     /// Retries failed loads by itself when set; `nil` (the default) leaves it to ``retry()``.
     public var retryPolicy: RetryPolicy?
@@ -92,6 +99,10 @@ public final class ImageModel {
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var observer: Task<Void, Never>?
     @ObservationIgnored private var failedAttempts = 0
+    /// Paces progress phases (``progressInterval``): the interval running since the last shown.
+    @ObservationIgnored private var progressPause: Task<Void, Never>?
+    /// The newest progress received during ``progressPause``, shown at its end.
+    @ObservationIgnored private(set) var heldProgress: ImageTask.Progress?
     /// A load cancelled because its view left the screen, to start again when it comes back.
     @ObservationIgnored var isSuspended = false
     /// A retry that came due (or was waiting) while the view was off screen.
@@ -181,12 +192,14 @@ public final class ImageModel {
     }
 
     /// Loads the current request again after a failure (or a cancel), skipping nothing: the
-    /// caches are read as the request says. Does nothing while loading or after success.
+    /// caches are read as the request says. After success, a video whose player failed tries its
+    /// player again (``VideoPlayback/retry()``). Does nothing while loading.
     public func retry() {
         guard let request else { return }
         switch phase {
         case .failure, .empty: start(request, keys: pipeline.keys(for: request))
-        case .loading, .preview, .success: return
+        case .success: videoPlayback?.retry()
+        case .loading, .preview: return
         }
     }
 
@@ -280,11 +293,28 @@ public final class ImageModel {
         for await preview in task.previews { model.value?.receive(preview: preview, generation: generation) }
     }
 
+    /// Shows `progress` unless one was shown less than ``progressInterval`` ago; then it is held
+    /// (replacing one held before) and shown when the interval ends.
     private func receive(_ progress: ImageTask.Progress, generation: Int) {
         guard generation == self.generation else { return }
         switch phase {
-        case .loading: setPhase(.loading(progress), animated: false)
-        case .empty, .preview, .success, .failure: break  // a shown preview stays up
+        case .loading: break
+        case .empty, .preview, .success, .failure: return  // a shown preview stays up
+        }
+        guard progressPause == nil else { return heldProgress = progress }
+        setPhase(.loading(progress), animated: false)
+        guard progressInterval > .zero else { return }
+        progressPause = Task { [weak self, clock, progressInterval] in
+            do {
+                try await clock.sleepFromNow(progressInterval)
+            } catch {
+                return  // cancelled: the load ended or was replaced
+            }
+            guard let self, generation == self.generation else { return }
+            self.progressPause = nil
+            guard let held = self.heldProgress else { return }
+            self.heldProgress = nil
+            self.receive(held, generation: generation)
         }
     }
 
@@ -297,6 +327,7 @@ public final class ImageModel {
         guard generation == self.generation else { return }
         inFlight.task = nil
         observer = nil
+        stopPacingProgress()
         switch result {
         case .success(let image):
             failedAttempts = 0
@@ -335,9 +366,16 @@ public final class ImageModel {
         generation += 1
         observer?.cancel()
         observer = nil
+        stopPacingProgress()
         retryTimer?.cancel()
         retryTimer = nil
         inFlight.cancel()
+    }
+
+    private func stopPacingProgress() {
+        progressPause?.cancel()
+        progressPause = nil
+        heldProgress = nil
     }
 
     /// Applies a phase change: through ``phaseChangeAnimator`` when it is animated.

@@ -86,37 +86,3 @@ public enum ImagePhase: Sendable {
         case failure
     }
 }
-
-extension ImagePhase {
-    /// The phase with its image replaced by a transparent one of the same point size (and so the
-    /// same layout in any content), drawn from at most 64 × 64 pixels: what a view draws its
-    /// content with over a playing clip, so that what the content adds around or over the image
-    /// (a caption, a badge) stays on top while the image itself lets the clip show. The phase
-    /// itself when it has no image.
-    public var hollowed: ImagePhase {
-        switch self {
-        case .preview(let image): .preview(image.hollowed)
-        case .success(let image): .success(image.hollowed)
-        case .empty, .loading, .failure: self
-        }
-    }
-}
-
-extension LoadedImage {
-    /// The most pixels a side of ``hollowed`` has.
-    static let hollowSide = 64
-
-    /// A transparent image of the same point size as this one.
-    var hollowed: LoadedImage {
-        let width = max(1, bitmap.width)
-        let height = max(1, bitmap.height)
-        let shrink = max(1, Double(max(width, height)) / Double(Self.hollowSide))
-        let hollowWidth = max(1, Int((Double(width) / shrink).rounded()))
-        let hollowHeight = max(1, Int((Double(height) / shrink).rounded()))
-        var hollow = LoadedImage(
-            bitmap: Bitmap(width: hollowWidth, height: hollowHeight, format: .rgba8), format: format,
-            sourceSize: sourceSize)
-        hollow.scale = scale * Double(hollowWidth) / Double(width)
-        return hollow
-    }
-}

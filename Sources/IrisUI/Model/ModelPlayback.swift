@@ -17,6 +17,8 @@ final class ModelPlayback {
     @ObservationIgnored private(set) var visibility = PlaybackVisibility()
     /// The data key of the source whose clip ``videoPlayback`` plays.
     @ObservationIgnored private var videoDataKey: String?
+    /// The player slots clips take (``VideoPlayerSlots/shared`` unless a test gives its own).
+    @ObservationIgnored var videoPlayerSlots = VideoPlayerSlots.shared
 
     /// Whether anything can play: a view needs to follow its scrolling (which moves it in and out
     /// of sight) only then, so a still image costs nothing per scrolled frame.
@@ -62,13 +64,17 @@ final class ModelPlayback {
 
     private func showVideo(of phase: ImagePhase, dataKey: () -> String?) {
         guard let video = phase.loadedImage?.video else {
-            if videoPlayback != nil { videoPlayback = nil }
+            if let videoPlayback {
+                videoPlayback.end()
+                self.videoPlayback = nil
+            }
             return
         }
         let dataKey = dataKey()
         if let videoPlayback, dataKey != nil, dataKey == videoDataKey, videoPlayback.video.format == video.format { return }
+        videoPlayback?.end()
         videoDataKey = dataKey
-        let playback = VideoPlayback(video: video)
+        let playback = VideoPlayback(video: video, slots: videoPlayerSlots)
         playback.follow(visibility)
         videoPlayback = playback
     }

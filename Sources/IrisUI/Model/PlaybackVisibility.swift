@@ -63,19 +63,11 @@ struct PlaybackVisibility {
         switchedOn && appActive && userPlaysAnimatedImages && someViewVisible
     }
 
-    /// Whether a clip should play now (a player exists only while ``wantsVideoPlayer``).
-    var shouldPlayVideo: Bool {
-        wantsVideoPlayer && appActive && someViewVisible
-    }
-
-    /// Whether some view showing the model is on screen (or none ever reported).
-    var someViewOnScreen: Bool {
-        hadViews ? views.values.contains(where: \.onScreen) : true
-    }
-
-    /// Whether a clip should have a player: switched on, auto-play allowed, some view on screen.
+    /// Whether a clip should have a player, playing: switched on, auto-play allowed, the app
+    /// active, some view showing it visible. Out of sight the player is let go (it holds one of
+    /// the device's few hardware decoders), not paused.
     var wantsVideoPlayer: Bool {
-        switchedOn && userAutoplaysVideo && someViewOnScreen
+        switchedOn && userAutoplaysVideo && appActive && someViewVisible
     }
 
     /// Changes what `viewer` reported.

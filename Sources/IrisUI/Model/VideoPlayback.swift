@@ -5,28 +5,30 @@ import Observation
 /// the views' player, which only follows it (AVFoundation, Apple platforms).
 ///
 /// The poster (the image's pixels, ``ImageModel/phase``) is shown first, as soon as it is
-/// decoded. A view makes a player while ``wantsPlayer`` says so, and shows it over the poster
-/// once the player has its first frame ready (``showsPlayer``, after
-/// ``playerDidBecomeReady()``). The clip plays muted (``isMuted``) and looping (``loops``) while
-/// the policy that plays animated images allows it (``isPlaying``): switched on
-/// (``ImageModel/playsAnimations``, a view's `.animatesFrames`), video auto-play on in the
-/// system's accessibility settings, the app active, a view showing it visible (on screen, in its
-/// scroll view's visible area, its window not covered). The player starts at the poster's frame
-/// (``startSeconds``) and is given no audio track (``includesAudioTracks``). Off
-/// screen, or switched off, the player is let go (``wantsPlayer`` false) and the poster shows;
-/// a player that fails (``playerDidFail(reason:)``) is let go for good and the poster stays: the
-/// view is never blank.
+/// decoded. A view makes a player while ``wantsPlayer`` says so and plays it; each view shows its
+/// own player over the poster once that player's first frame is ready (until then the poster
+/// shows, never an empty layer). A player exists only while the clip can be seen and a player
+/// slot is free (``VideoPlayerSlots``): switched on (``ImageModel/playsAnimations``, a view's
+/// `.animatesFrames`), video auto-play on in the system's accessibility settings, the app
+/// active, a view showing it visible (on screen, in its scroll view's visible area, its window
+/// not covered). Anywhere else the player is let go and the poster shows, so the players alive at
+/// once are bounded by what can be seen, never by what a lazy container keeps.
+///
+/// The clip plays muted (``isMuted``) and looping (``loops``), from the poster's frame
+/// (``startSeconds``), given no audio track (``includesAudioTracks``). A player that fails
+/// (``playerDidFail(reason:)``: an unreadable clip, an interruption, a media-services reset, no
+/// hardware decoder free) is let go and the poster stays; it is tried again the next time the
+/// clip comes into sight, or on ``retry()`` (``ImageModel/retry()``): the view is never blank and
+/// never stuck.
 @MainActor @Observable
 public final class VideoPlayback {
-    /// What the view shows of the video.
+    /// What the views show of the video.
     public enum State: Sendable, Equatable {
         /// The poster: no player, or none with a frame ready yet.
         case poster
-        /// The player, playing.
+        /// A player, playing over the poster.
         case playing
-        /// The player, paused on its current frame (covered, scrolled away, app inactive).
-        case paused
-        /// The player failed; the poster stays.
+        /// The last player failed; the poster stays until the clip is tried again.
         case failed(ImageError)
     }
 
@@ -47,58 +49,90 @@ public final class VideoPlayback {
     /// started at the poster's frame it goes on from the very frame already shown. Loops start
     /// at the beginning.
     public var startSeconds: Double { video.posterSeconds }
-    /// Whether a view should have a player for the clip now; when this turns false the view
-    /// lets its player go.
+    /// Whether a view should have a player for the clip now, playing; when this turns false the
+    /// view lets its player go.
     public private(set) var wantsPlayer = false
-    /// Whether the player should play now (else it stays paused on its frame).
-    public private(set) var isPlaying = false
-    /// Whether the player has its first frame ready (reported by the view).
+    /// Whether a view's player has shown its first frame since the player was last wanted.
     public private(set) var isReadyForDisplay = false
-    /// Why the player failed, if it did.
+    /// Why the last player failed, if it did and the clip has not been tried again.
     public private(set) var error: ImageError?
 
-    /// Makes a playback of `video` that wants no player until told what the views can see.
-    init(video: EncodedVideo) {
+    /// The slots this playback's player takes one of.
+    @ObservationIgnored private let slots: VideoPlayerSlots
+    /// The visibility last followed, to follow again when a slot frees.
+    @ObservationIgnored private var visibility = PlaybackVisibility()
+    /// Whether the clip could be seen at the last ``follow(_:)``: coming into sight again after a
+    /// failure tries once more.
+    @ObservationIgnored private var wasInSight = false
+
+    /// Makes a playback of `video` that wants no player until told what the views can see; its
+    /// player takes one of `slots`.
+    init(video: EncodedVideo, slots: VideoPlayerSlots = .shared) {
         self.video = video
+        self.slots = slots
     }
 
-    /// What the view shows.
+    /// What the views show.
     public var state: State {
         if let error { return .failed(error) }
-        guard showsPlayer else { return .poster }
-        return isPlaying ? .playing : .paused
+        return wantsPlayer && isReadyForDisplay ? .playing : .poster
     }
 
-    /// Whether the view shows its player over the poster: it wants one and the first frame is
-    /// ready (until then the poster shows, never an empty layer).
-    public var showsPlayer: Bool { wantsPlayer && isReadyForDisplay }
-
-    /// The view's player has its first frame ready to draw (`AVPlayerLayer.isReadyForDisplay`).
+    /// A view's player has its first frame ready to draw (`AVPlayerLayer.isReadyForDisplay`).
     /// Ignored while no player is wanted (a late report of a player already let go).
     public func playerDidBecomeReady() {
         guard wantsPlayer, !isReadyForDisplay else { return }
         isReadyForDisplay = true
     }
 
-    /// The view's player could not play the clip: it is let go and the poster stays.
+    /// A view's player could not play the clip: players are let go and the poster stays until
+    /// the clip comes into sight again or ``retry()``.
     public func playerDidFail(reason: String) {
-        guard error == nil else { return }
+        guard error == nil, wantsPlayer else { return }  // a late report of a player let go
         error = .decodingFailed(format: video.format, reason: reason)
-        apply(wantsPlayer: false, isPlaying: false)
+        apply(wantsPlayer: false)
     }
 
-    /// Follows the visibility policy of the model's animations: a player while switched on and
-    /// a view showing it is on screen, playing while one can see it.
+    /// Tries a failed clip again now (nothing happens otherwise).
+    public func retry() {
+        guard error != nil else { return }
+        error = nil
+        follow(visibility)
+    }
+
+    /// Follows the visibility policy of the model's animations: a player while the clip can be
+    /// seen and a slot is free.
     func follow(_ visibility: PlaybackVisibility) {
-        let wanted = error == nil && visibility.wantsVideoPlayer
-        apply(wantsPlayer: wanted, isPlaying: wanted && visibility.shouldPlayVideo)
+        self.visibility = visibility
+        let inSight = visibility.wantsVideoPlayer
+        if inSight, !wasInSight, error != nil { error = nil }  // back in sight: try again
+        wasInSight = inSight
+        if inSight, error == nil, slots.claim(for: self) {
+            apply(wantsPlayer: true)
+        } else {
+            if !inSight || error != nil { slots.release(self) }
+            apply(wantsPlayer: false)
+        }
     }
 
-    private func apply(wantsPlayer wanted: Bool, isPlaying playing: Bool) {
-        if wantsPlayer != wanted {
-            wantsPlayer = wanted
-            if !wanted, isReadyForDisplay { isReadyForDisplay = false }  // a new player shows the poster first
+    /// A player slot came free while this playback waited for one.
+    func slotDidFree() {
+        follow(visibility)
+    }
+
+    /// The playback is no longer shown (another image replaced it): its slot goes.
+    func end() {
+        slots.release(self)
+        wasInSight = false
+        apply(wantsPlayer: false)
+    }
+
+    private func apply(wantsPlayer wanted: Bool) {
+        guard wantsPlayer != wanted else { return }
+        wantsPlayer = wanted
+        if !wanted {
+            if isReadyForDisplay { isReadyForDisplay = false }  // a new player shows the poster first
+            slots.release(self)
         }
-        if isPlaying != playing { isPlaying = playing }
     }
 }

@@ -141,6 +141,7 @@ struct ImageModelTests {
             let route = TestHTTPRoute.inPieces(body: png, pieceSize: 16_384, contentType: "image/png")
             server.serve("/big.png", route)
             let model = ImageModel(pipeline: .modelTestPipeline())
+            model.progressInterval = .zero  // every chunk (pacing: ProgressPacingTests)
             let recorder = PhaseRecorder(model)
             model.load(ImageRequest(url: server.url("/big.png"), targetSize: Self.target))
             // Each piece goes once the one before it shows as progress.

@@ -51,15 +51,15 @@ struct VideoPlaybackTests {
         expectSameBytes(playback.video.data, bytes, "the played clip's bytes")
         #expect(model.animationPlayer == nil)
         #expect(playback.isMuted && playback.loops)
-        #expect(playback.wantsPlayer && playback.isPlaying)  // no view has reported: plays, as animations do
-        #expect(playback.state == .poster && !playback.showsPlayer)
+        #expect(playback.wantsPlayer)  // no view has reported: plays, as animations do
+        #expect(playback.state == .poster)
         #expect(model.displayedPhase.loadedImage?.bitmap.sharesStorage(with: poster.bitmap) == true)
 
         playback.playerDidBecomeReady()
-        #expect(playback.state == .playing && playback.showsPlayer)
+        #expect(playback.state == .playing)
     }
 
-    @Test("the clip pauses when covered, scrolled away, in the background; its player goes off screen and when switched off")
+    @Test("the player is let go whenever the clip cannot be seen (covered, scrolled away, in the background, off screen, switched off) and made again when it can")
     func followsTheVisibilityPolicy() async throws {
         let (model, _) = try await Self.loadedModel()
         model.viewDidAppear()
@@ -67,33 +67,26 @@ struct VideoPlaybackTests {
         playback.playerDidBecomeReady()
         #expect(playback.state == .playing)
 
-        model.viewVisibilityDidChange(window: false)
-        #expect(playback.state == .paused && playback.wantsPlayer)
-        model.viewVisibilityDidChange(window: true)
-        model.viewVisibilityDidChange(scrollViewport: false)
-        #expect(playback.state == .paused)
-        model.viewVisibilityDidChange(scrollViewport: true)
-        model.appDidChange(isActive: false)
-        #expect(playback.state == .paused)
-        model.appDidChange(isActive: true)
-        #expect(playback.state == .playing)
-
-        model.viewDidDisappear()  // the view went: the player is let go
-        #expect(!playback.wantsPlayer && !playback.isPlaying && playback.state == .poster)
-        playback.playerDidBecomeReady()  // a late report of the player let go
-        #expect(playback.state == .poster)
-        model.viewDidAppear()  // a new player: the poster until it is ready
-        #expect(playback.wantsPlayer && playback.state == .poster)
-        playback.playerDidBecomeReady()
-        #expect(playback.state == .playing)
-
-        model.playsAnimations = false  // .animatesFrames(false): the poster only
-        #expect(!playback.wantsPlayer && playback.state == .poster)
-        model.playsAnimations = true
-        #expect(playback.wantsPlayer && playback.isPlaying)
+        let goneAndBack: [(String, () -> Void, () -> Void)] = [
+            ("window covered", { model.viewVisibilityDidChange(window: false) }, { model.viewVisibilityDidChange(window: true) }),
+            ("scrolled away", { model.viewVisibilityDidChange(scrollViewport: false) }, { model.viewVisibilityDidChange(scrollViewport: true) }),
+            ("background", { model.appDidChange(isActive: false) }, { model.appDidChange(isActive: true) }),
+            ("off screen", { model.viewDidDisappear() }, { model.viewDidAppear() }),
+            ("switched off", { model.playsAnimations = false }, { model.playsAnimations = true }),
+        ]
+        for (situation, leave, come) in goneAndBack {
+            leave()
+            #expect(!playback.wantsPlayer && playback.state == .poster, "\(situation): the player stays")
+            playback.playerDidBecomeReady()  // a late report of the player let go
+            #expect(playback.state == .poster, "\(situation)")
+            come()
+            #expect(playback.wantsPlayer && playback.state == .poster, "\(situation): a new player shows the poster until ready")
+            playback.playerDidBecomeReady()
+            #expect(playback.state == .playing, "\(situation)")
+        }
     }
 
-    @Test("a sharing view that can see the clip keeps it playing after the owner left; one that only shows the poster does not")
+    @Test("a sharing view that can see the clip keeps its player after the owner left; one that only shows the poster does not")
     func sharingViews() async throws {
         let (model, _) = try await Self.loadedModel()
         let playback = try #require(model.videoPlayback)
@@ -101,16 +94,19 @@ struct VideoPlaybackTests {
         model.viewDidAppear()
         model.viewer(viewer, onScreen: true, animates: true)
         model.viewDidDisappear()
-        #expect(playback.wantsPlayer && playback.isPlaying)
+        #expect(playback.wantsPlayer)
         model.viewer(viewer, animates: false)
-        #expect(playback.wantsPlayer && !playback.isPlaying)
+        #expect(!playback.wantsPlayer)
+        model.viewer(viewer, animates: true)
+        #expect(playback.wantsPlayer)
         model.viewerDidLeave(viewer)
         #expect(!playback.wantsPlayer)
     }
 
-    @Test("a player that fails leaves the poster up for good, with an error that says why")
-    func failureKeepsThePoster() async throws {
+    @Test("a player that fails leaves the poster up with an error that says why, and is tried again when the clip comes back into sight or on retry")
+    func failureRecovers() async throws {
         let (model, _) = try await Self.loadedModel()
+        model.viewDidAppear()
         let playback = try #require(model.videoPlayback)
         playback.playerDidFail(reason: "cannot decode")
         #expect(playback.state == .failed(.decodingFailed(format: .mp4, reason: "cannot decode")))
@@ -119,9 +115,77 @@ struct VideoPlaybackTests {
             Issue.record("the poster went: \(model.phase)")
             return
         }
+        model.viewVisibilityDidChange(window: true)  // still in sight: no new player for a failed clip
+        #expect(!playback.wantsPlayer)
+        // A media-services reset fails the player; the next appearance makes a new one.
         model.viewDidDisappear()
         model.viewDidAppear()
+        #expect(playback.wantsPlayer && playback.state == .poster && playback.error == nil)
+        playback.playerDidBecomeReady()
+        #expect(playback.state == .playing)
+        // Failed again (an interruption); the app's retry tries at once.
+        playback.playerDidFail(reason: "interrupted")
         #expect(!playback.wantsPlayer)
+        model.retry()
+        #expect(playback.wantsPlayer && playback.error == nil)
+        playback.playerDidFail(reason: "late")  // a report of a player already let go counts once
+        playback.playerDidFail(reason: "later")
+        #expect(playback.state == .failed(.decodingFailed(format: .mp4, reason: "late")))
+    }
+
+    @Test("at most the slots' capacity of clips have players; a slot let go goes to the clip that waited longest")
+    func playersAreBounded() async throws {
+        let url = try #require(Self.clip)
+        let bytes = try Data(contentsOf: url)
+        let slots = VideoPlayerSlots(capacity: 2)
+        let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
+        var models: [ImageModel] = []
+        for index in 0..<4 {
+            let model = ImageModel(pipeline: pipeline)
+            model.playback.videoPlayerSlots = slots
+            model.viewDidAppear()
+            model.load(ImageRequest(source: .data(id: "clip-\(index)", load: { bytes })))
+            #expect(await modelSettled(model))
+            models.append(model)
+        }
+        let playbacks = try models.map { try #require($0.videoPlayback) }
+        #expect(playbacks.map(\.wantsPlayer) == [true, true, false, false])
+        #expect(slots.playersAlive == 2)
+        #expect(playbacks[2].state == .poster && playbacks[3].state == .poster)
+
+        models[0].viewVisibilityDidChange(scrollViewport: false)  // scrolled away: its slot goes to the third
+        #expect(playbacks.map(\.wantsPlayer) == [false, true, true, false])
+        models[3].viewDidDisappear()  // the fourth gave up waiting
+        models[1].reset()  // the second shows nothing now: its slot is free, nobody waits
+        #expect(playbacks.map(\.wantsPlayer) == [false, false, true, false])
+        #expect(slots.playersAlive == 1)
+        models[0].viewVisibilityDidChange(scrollViewport: true)
+        models[3].viewDidAppear()
+        #expect(playbacks[0].wantsPlayer && !playbacks[3].wantsPlayer)
+        #expect(slots.playersAlive == 2)
+    }
+
+    @Test("a clip whose audio outlasts its video is as long as its video: no empty tail to loop over")
+    func audioLongerThanVideo() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("iris-long-audio-\(getpid()).mp4")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=1",
+            "-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-c:v", "libx264", "-preset", "veryfast",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", url.path,
+        ]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the clip")
+        let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
+        let image = try await pipeline.image(for: ImageRequest(source: .file(url)))
+        #expect(image.video != nil)
+        let animation = try #require(image.animation)
+        let seconds = (0..<animation.frameCount).reduce(0) { $0 + animation.duration(at: $1) }
+        #expect(animation.frameCount == 10, "\(animation.frameCount) frames")
+        #expect(abs(seconds - 1) < 0.15, "the clip lasts \(seconds) s, not its video's 1 s")
     }
 
     @Test("a larger decode of the same clip keeps its playback; a reset stops and releases it")

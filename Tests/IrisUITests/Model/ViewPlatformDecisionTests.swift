@@ -229,12 +229,12 @@ struct ViewPlatformDecisionTests {
         #expect(player.isPlaying)
 
         var visibility = PlaybackVisibility()
-        #expect(visibility.wantsVideoPlayer && visibility.shouldPlayVideo)
+        #expect(visibility.wantsVideoPlayer)
         visibility.userAutoplaysVideo = false
-        #expect(!visibility.wantsVideoPlayer && !visibility.shouldPlayVideo)
+        #expect(!visibility.wantsVideoPlayer)
         visibility.userAutoplaysVideo = true
         visibility.userPlaysAnimatedImages = false  // a clip follows video auto-play only
-        #expect(visibility.wantsVideoPlayer && visibility.shouldPlayVideo && !visibility.shouldPlay)
+        #expect(visibility.wantsVideoPlayer && !visibility.shouldPlay)
     }
 
     @Test("a view follows scrolling only while its model has something to play")
@@ -262,27 +262,29 @@ struct ViewPlatformDecisionTests {
         #expect(EncodedVideo(data: Data(), format: .mp4, posterSeconds: -.infinity).posterSeconds == 0)
     }
 
-    @Test("the content drawn over a playing clip lays out as the poster does, from a few transparent pixels")
-    func hollowedPhaseKeepsTheLayout() {
-        for (width, height, scale) in [(1080, 1920, 3.0), (1079, 1921, 2.0), (320, 240, 1.0), (7, 3, 3.0)] {
-            let poster = LoadedImage(
-                bitmap: SampleImages.photo(width: width, height: height, seed: 70), format: .mp4,
-                sourceSize: PixelSize(width: width, height: height))
-            var shown = poster
-            shown.scale = scale
-            guard case .success(let hollow) = ImagePhase.success(shown).hollowed else {
-                Issue.record("a hollowed success is not a success")
-                return
-            }
-            #expect(hollow.bitmap.width <= 64 && hollow.bitmap.height <= 64)
-            let pointWidth = Double(width) / scale
-            let pointHeight = Double(height) / scale
-            #expect(abs(Double(hollow.bitmap.width) / hollow.scale - pointWidth) < 1e-9)
-            #expect(abs(Double(hollow.bitmap.height) / hollow.scale - pointHeight) <= pointHeight / 64)
-            let opaque = hollow.bitmap.withUnsafeBytes { bytes in bytes.contains { $0 != 0 } }
-            #expect(!opaque, "a hollowed image is transparent")
-        }
-        #expect(ImagePhase.empty.hollowed.kind == .empty)
+    @Test("each view shows its own player only once its own first frame is ready at the poster's time, whatever another view's player does")
+    func playerReadinessIsPerView() {
+        var first = ClipPlayerSurface()
+        var second = ClipPlayerSurface()
+        first.playerMade(seeksToStart: true)
+        first.layerReadinessDidChange(true)  // a frame, but from before the poster's time
+        #expect(!first.plays && !first.showsPlayer)
+        first.seekDidReachStart()
+        #expect(first.plays && first.showsPlayer)
+        // A second view of the same model: the playback is already playing, this layer is not ready.
+        second.playerMade(seeksToStart: true)
+        second.seekDidReachStart()
+        #expect(second.plays && !second.showsPlayer, "a second view would show an empty (black) layer")
+        second.layerReadinessDidChange(true)
+        #expect(second.showsPlayer)
+        // Let go: a late report of the old player changes nothing.
+        second.playerLetGo()
+        second.layerReadinessDidChange(true)
+        second.seekDidReachStart()
+        #expect(!second.plays && !second.showsPlayer)
+        // A clip whose poster is its first frame needs no seek.
+        second.playerMade(seeksToStart: false)
+        #expect(second.plays && !second.showsPlayer)
     }
 
     // MARK: Pixels Core Animation draws in place
