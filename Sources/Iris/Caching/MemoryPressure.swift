@@ -40,6 +40,8 @@ public final class MemoryPressureMonitor: Sendable {
     }
 
     private let caches = LockedState<[WeakCache]>([])
+    /// What ``observe(_:)`` registered, by token.
+    private let observers = LockedState<[ObjectIdentifier: @MainActor @Sendable (MemoryPressure) -> Void]>([:])
     private let systemSources = LockedState<[any Sendable]>([])
 
     /// A monitor that reports only what ``report(_:)`` is told, or also the system's events.
@@ -55,8 +57,41 @@ public final class MemoryPressureMonitor: Sendable {
         }
     }
 
-    /// Trims every live cache for `pressure` (``MemoryCache/trim(for:)``).
+    /// Gives memory back for `pressure`: trims every live cache (``MemoryCache/trim(for:)``),
+    /// then, on the main actor, tells the observers (views off screen let go of their images,
+    /// ``observe(_:)``) and trims the caches once more, so that what those views held and the
+    /// caches kept goes too. Reported on the main thread, all of it happens before this returns.
     public func report(_ pressure: MemoryPressure) {
+        trimCaches(for: pressure)
+        guard observers.withLock({ !$0.isEmpty }) else { return }
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { relieve(pressure) }
+        } else {
+            Task { @MainActor in self.relieve(pressure) }
+        }
+    }
+
+    /// Calls `handler` on the main actor at each memory-pressure event, until the returned
+    /// observation is released: a view model lets go of what it shows off screen.
+    public func observe(_ handler: @escaping @MainActor @Sendable (MemoryPressure) -> Void) -> MemoryPressureObservation {
+        let observation = MemoryPressureObservation(monitor: self)
+        observers.withLock { $0[ObjectIdentifier(observation)] = handler }
+        return observation
+    }
+
+    /// Forgets the observer of `token`.
+    func removeObserver(_ token: ObjectIdentifier) {
+        _ = observers.withLock { $0.removeValue(forKey: token) }
+    }
+
+    @MainActor
+    private func relieve(_ pressure: MemoryPressure) {
+        let handlers = observers.withLock { Array($0.values) }
+        for handler in handlers { handler(pressure) }
+        trimCaches(for: pressure)
+    }
+
+    private func trimCaches(for pressure: MemoryPressure) {
         let live = caches.withLock { list -> [MemoryCache] in
             list.removeAll { $0.cache == nil }
             return list.compactMap(\.cache)
@@ -86,6 +121,19 @@ public final class MemoryPressureMonitor: Sendable {
         ) { [weak self] _ in self?.report(.background) }
         systemSources.withLock { $0.append(contentsOf: [UncheckedSource(warning), UncheckedSource(background)]) }
         #endif
+    }
+}
+
+/// Keeps an observer of a ``MemoryPressureMonitor`` registered; releasing it removes the observer.
+public final class MemoryPressureObservation: Sendable {
+    private weak let monitor: MemoryPressureMonitor?
+
+    init(monitor: MemoryPressureMonitor) {
+        self.monitor = monitor
+    }
+
+    deinit {
+        monitor?.removeObserver(ObjectIdentifier(self))
     }
 }
 

@@ -129,7 +129,8 @@ extension ImageModel {
 
     /// The view that owns this model left the screen: a load in flight is cancelled (to start
     /// again in ``viewDidAppear()``), a scheduled retry waits, the animation pauses unless
-    /// another view shows it. A shown image stays.
+    /// another view shows it. A shown image stays (under memory pressure it is let go, and shown
+    /// again from the caches when the view comes back).
     public func viewDidDisappear() {
         isOnScreen = false
         playback.update { $0.update(.owner) { $0.onScreen = false } }

@@ -119,6 +119,12 @@ public final class ImageModel {
     /// Hears when a revalidation replaces the bytes of what is shown (HTTP caching): the new
     /// image is then loaded and swapped in with no placeholder between.
     @ObservationIgnored private var changeObservation: (key: String, observation: ImageChangeObservation)?
+    /// The monitor whose memory-pressure events make an off-screen model let go of its image
+    /// (``MemoryPressureMonitor/shared`` unless a test gives its own).
+    @ObservationIgnored var memoryPressureMonitor = MemoryPressureMonitor.shared {
+        didSet { observeMemoryPressure() }
+    }
+    @ObservationIgnored private var memoryPressureObservation: MemoryPressureObservation?
     /// The running pipeline task, reachable from `deinit`.
     @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
     /// Sees every phase as it is set (tests record exact sequences with it).
@@ -133,6 +139,7 @@ public final class ImageModel {
     /// Makes an empty model that loads through `pipeline`.
     public init(pipeline: ImagePipeline = .shared) {
         self.pipeline = pipeline
+        observeMemoryPressure()
     }
 
     deinit {
@@ -208,6 +215,24 @@ public final class ImageModel {
     /// processors), as `.task(id:)` does.
     public func identity(of request: ImageRequest?) -> ImageRequestIdentity? {
         request.map(pipeline.identity(of:))
+    }
+
+    // MARK: Memory pressure
+
+    private func observeMemoryPressure() {
+        let model = WeakImageModel(self)
+        memoryPressureObservation = memoryPressureMonitor.observe { _ in model.value?.memoryPressureDidOccur() }
+    }
+
+    /// The system wants memory back: a model whose view is off screen lets go of its image (and
+    /// a video's clip), so the caches' trim that follows frees the pixels; the view shows the
+    /// image again from the caches (memory, then disk) when it comes back
+    /// (``viewDidAppear()``). A model on screen, or driven by code, keeps what it shows.
+    func memoryPressureDidOccur() {
+        guard !isOnScreen, request != nil, phase.loadedImage != nil else { return }
+        stopObserving()
+        isSuspended = true
+        setPhase(.empty, animated: false)
     }
 
     // MARK: Running a load

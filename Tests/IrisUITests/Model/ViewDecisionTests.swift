@@ -1,5 +1,6 @@
 import Foundation
 import IrisSamples
+import IrisTestServer
 import Observation
 import Testing
 @testable import Iris
@@ -167,6 +168,46 @@ struct ViewDecisionTests {
     }
 
     // MARK: 4. Memory pressure
+
+    @Test("memory pressure: a view scrolled off screen gives its pixels back; on screen they stay; back on screen it shows them again from disk, no download")
+    func offScreenViewsGiveBackUnderPressure() async throws {
+        let png = try Self.png(width: 320, height: 240, seed: 77)
+        try await withTestServer { server in
+            for path in ["/gone.png", "/shown.png"] {
+                server.serve(
+                    path, TestHTTPRoute(body: png, contentType: "image/png", headers: [("Cache-Control", "max-age=3600")]))
+            }
+            let cache = MemoryCache()
+            let monitor = MemoryPressureMonitor(listensToSystem: false)
+            monitor.register(cache)
+            let (pipeline, _) = try ImagePipeline.launched(
+                diskCache: temporaryCacheFolder("pressure"), clock: ManualWallClock(), memoryCache: cache)
+            @MainActor func shownModel(_ path: String) async throws -> ImageModel {
+                let model = ImageModel(pipeline: pipeline)
+                model.memoryPressureMonitor = monitor
+                model.viewDidAppear()
+                model.load(ImageRequest(url: server.url(path), targetSize: CGSize(width: 80, height: 60), scale: 2))
+                #expect(await modelSettled(model))
+                return model
+            }
+            let gone = try await shownModel("/gone.png")
+            let shown = try await shownModel("/shown.png")
+            weak let goneStorage = gone.phase.loadedImage?.bitmap.storage
+            #expect(goneStorage != nil && cache.count == 2)
+
+            gone.viewDidDisappear()  // scrolled away; a lazy container keeps its state
+            monitor.report(.warning)  // the models hear it on the main actor, then the caches trim again
+            #expect(await modelEventually { gone.phase.kind == .empty })
+            #expect(goneStorage == nil, "the off-screen view's pixels are still held")
+            #expect(shown.phase.kind == .success)
+            #expect(cache.count == 1)
+
+            gone.viewDidAppear()  // back: from the disk cache, with no request to the origin
+            #expect(await modelSettled(gone))
+            #expect(gone.phase.loadedImage?.bitmap.size == PixelSize(width: 160, height: 120))
+            #expect(server.requestCount("/gone.png") == 1)
+        }
+    }
 
     @Test("memory pressure: a warning drops what only the cache holds, shown images stay; background trims to a tenth")
     func memoryPressureTrims() throws {
