@@ -122,7 +122,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
-            name: "ModelBench", dependencies: ["Iris", "IrisUI", "IrisSamples"], path: "Benchmarks/ModelBench",
+            name: "ModelBench", dependencies: ["Iris", "IrisUI", "IrisSamples", "IrisTestServer"], path: "Benchmarks/ModelBench",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "AnimationBench", dependencies: ["Iris"], path: "Benchmarks/AnimationBench",

@@ -4,12 +4,18 @@
 //      CPU per load; the phase is set before `load` returns);
 //   2. 1,000 distinct images decoded at a thumbnail target: `ImageModel.load` and its phase
 //      updates vs `Task { @MainActor in phase = try await pipeline.image(for:) }` (µs of
-//      main-thread CPU per image; decoding itself runs off the main actor in both).
+//      main-thread CPU per image; decoding itself runs off the main actor in both);
+//   3. render rate: how often a SwiftUI-like observer of a loading model (what a cell's body
+//      reads) is told to render while a 528 KB image trickles in 4 KiB pieces from a loopback
+//      server, with progress paced (`progressInterval`, the default) and with every chunk shown
+//      (`.zero`, what a cell saw before pacing). `--render-rate` runs this part alone.
 // Run: `swift run -c release ModelBench` (or scripts/bench-model).
 import Foundation
 import Iris
 import IrisUI
 import IrisSamples
+import IrisTestServer
+import Observation
 import Synchronization
 
 #if canImport(Glibc)
@@ -197,4 +203,62 @@ func measureAnimation() async throws {
             finished.sleeps, finished.cpu * 1e6, once.hasFinished ? "yes" : "no"))
 }
 
-try await run()
+/// Counts the renders a SwiftUI-like observer of `model.displayedPhase` is asked for: it observes
+/// again after each notification, on the main actor, as a view's next render does.
+@MainActor
+final class RenderCounter {
+    private(set) var count = 0
+    private let model: ImageModel
+
+    init(_ model: ImageModel) {
+        self.model = model
+        observe()
+    }
+
+    private func observe() {
+        withObservationTracking {
+            _ = model.displayedPhase
+        } onChange: {
+            Task { @MainActor in
+                self.count += 1
+                self.observe()
+            }
+        }
+    }
+}
+
+@MainActor
+func measureRenderRate() async throws {
+    // Noise compresses badly: a 760×560 PNG of it is about 528 KB.
+    guard let encoder = ImageEncoders.standard.encoder(for: .png) else { return print("render rate: no PNG encoder") }
+    let png = try encoder.encode(SampleImages.photo(width: 760, height: 560, seed: 5), options: EncodeOptions())
+    let server = TestHTTPServer()
+    server.serve(
+        "/trickle.png",
+        TestHTTPRoute(body: png, contentType: "image/png", chunkSize: 4_096, chunkPause: .milliseconds(5)))
+    try await server.start()
+    for (name, interval) in [("every chunk (before)", Duration.zero), ("paced, default interval", ImageModel().progressInterval)] {
+        var rows: [String] = []
+        for _ in 0..<3 {
+            let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
+            model.progressInterval = interval
+            let counter = RenderCounter(model)
+            let start = ContinuousClock.now
+            model.load(ImageRequest(url: server.url("/trickle.png"), targetSize: CGSize(width: 100, height: 100), scale: 3))
+            while !(model.phase.kind == .success || model.phase.kind == .failure) { try await Task.sleep(for: .milliseconds(2)) }
+            let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+                + Double((ContinuousClock.now - start).components.seconds)
+            try await Task.sleep(for: .milliseconds(20))  // the last notification's render
+            rows.append(String(format: "%d renders in %.2f s (%.0f/s)", counter.count, seconds, Double(counter.count) / seconds))
+        }
+        print("render rate, \(png.count / 1024) KB in \((png.count + 4_095) / 4_096) pieces of 4 KiB, \(name): \(rows.joined(separator: "; "))")
+    }
+    try await server.shutdown()
+}
+
+if CommandLine.arguments.contains("--render-rate") {
+    try await measureRenderRate()
+} else {
+    try await run()
+    try await measureRenderRate()
+}
