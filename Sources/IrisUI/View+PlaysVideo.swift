@@ -5,7 +5,15 @@ extension EnvironmentValues {
     /// The clip of the video an ``IrisImage`` shows, for the image its content marks with
     /// ``SwiftUICore/View/playsVideo()``; `nil` outside an ``IrisImage``, for a still, or while
     /// `.animatesFrames(false)`.
-    @Entry var videoPlayback: VideoPlayback? = nil
+    var videoPlayback: VideoPlayback? {
+        get { self[VideoPlaybackKey.self] }
+        set { self[VideoPlaybackKey.self] = newValue }
+    }
+}
+
+/// The environment's key of ``SwiftUICore/EnvironmentValues/videoPlayback``.
+private struct VideoPlaybackKey: EnvironmentKey {
+    static let defaultValue: VideoPlayback? = nil
 }
 
 extension View {
