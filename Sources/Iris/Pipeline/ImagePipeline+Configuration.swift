@@ -50,9 +50,13 @@ extension ImagePipeline {
         /// An image service (``ImgproxyService``, or your own ``ImageService``) that renders
         /// `http(s)` sources at the size they are shown: a request with a target size (what the
         /// views make for their slot) fetches the service's rendition at a size of its ladder
-        /// instead of the original, and falls back to the original once when the service fails
-        /// (``LoadedImage/serviceFallback``). `nil` (the default) always fetches the original.
+        /// instead of the original, and falls back to the original when the service fails
+        /// (``LoadedImage/serviceFallback``; see ``ImageService`` for what goes where). `nil` (the default) always fetches the original.
         public var imageService: (any ImageService)?
+
+        /// How long the ``imageService`` has to begin answering before the original is loaded
+        /// instead, and how long a failed service is then skipped (``ImageServiceFailover``).
+        public var imageServiceFailover = ImageServiceFailover()
 
         /// How HTTP's caching rules apply to the data in ``dataCache`` and the images decoded
         /// from it: freshness, revalidation, stale data shown while it is revalidated, and the

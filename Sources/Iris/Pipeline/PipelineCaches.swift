@@ -103,12 +103,16 @@ struct PipelineCaches: Sendable {
         return disk?.entry(for: keys.data.string)
     }
 
+    /// The disk cache's entry for `key`, whatever a request's policy (blocking I/O: call it in
+    /// a work-queue job).
+    func entry(forKey key: String) -> DataCacheEntry? { disk?.entry(for: key) }
+
     /// Stores bytes a fetch has loaded, with their metadata, for sources that go through the
     /// data loader (files and `.data` closures are their own store): under the rendition's key,
     /// or the original's when the image service failed. A response that said `no-store` is
     /// never written, and takes an older entry of the key with it.
     func storeFetched(_ fetched: FetchedData, of request: ImageRequest, keys: RequestKeys) {
-        guard request.source.usesDataLoader, let disk else { return }
+        guard request.source.usesDataLoader, fetched.origin != .diskCache, let disk else { return }
         let key = fetched.serviceFallback == nil ? keys.data.string : keys.data.original.string
         if fetched.httpMetadata?.cacheControl.noStore == true {
             disk.remove(for: key)

@@ -52,7 +52,9 @@ final class PipelineGraph: Sendable {
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
         caches = PipelineCaches(memory: configuration.memoryCache, disk: configuration.dataCache, http: configuration.httpCache)
-        serviceRouting = configuration.imageService.map { ServiceRouting(service: $0, decoders: configuration.decoders) }
+        serviceRouting = configuration.imageService.map {
+            ServiceRouting(service: $0, decoders: configuration.decoders, failover: configuration.imageServiceFailover)
+        }
         processQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentProcessing)
         decodeQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDecodes)
         dataCacheQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDataCacheReads)

@@ -10,9 +10,19 @@ import FoundationNetworking
 /// small ladder (``SizeLadder``), so a CDN and the service's result cache see a handful of URLs per
 /// image; the decode still targets the exact slot.
 ///
-/// When the service fails (a 5xx, a timeout, a refused connection), the original is loaded once
-/// instead and the image says so (``LoadedImage/serviceFallback``); a 4xx (a bad source) is an
-/// error, not retried. ``ImgproxyService`` speaks imgproxy's URL format.
+/// Videos (MP4, MOV, M4V by their path's extension) are never sent to a service: their clip plays
+/// from the original's bytes. Animations (GIF, APNG) go to the service only when it says it keeps
+/// them moving (``keepsAnimations``).
+///
+/// When the service fails on its own (a 5xx, no answer within
+/// ``ImageServiceFailover/timeout``, a refused connection, an answer that is not an image, a
+/// 401/403 after signing again once, a 415/422 saying it cannot take the source), the original is
+/// loaded instead (from the disk cache when it is there) and the image says so
+/// (``FetchedData/serviceFallback``); a service that failed is then skipped for
+/// ``ImageServiceFailover/coolOff`` before one request tries it again. A 404 or another 4xx says
+/// the source is bad and is the load's error; so is a URL the service cannot make (a signer that
+/// throws), never silently replaced by the original. ``ImgproxyService`` speaks imgproxy's URL
+/// format.
 public protocol ImageService: Sendable {
     /// What tells this service's renditions apart from another's in the caches (its address and
     /// settings): part of the disk cache's key of every rendition.
@@ -28,9 +38,22 @@ public protocol ImageService: Sendable {
     /// The request that fetches `rendition` of `source` (asynchronous: a signature may come from
     /// the app's backend).
     func urlRequest(for source: URL, rendition: ImageRendition) async throws -> URLRequest
+
+    /// Whether the service's renditions of an animated GIF or APNG still move.
+    var keepsAnimations: Bool { get }
+
+    /// The service refused a request's credentials (401, 403): forget kept signatures or tokens,
+    /// so the next ``urlRequest(for:rendition:)`` makes new ones (the pipeline asks once more).
+    func didRefuseCredentials()
 }
 
 extension ImageService {
+    /// `false`: animations go to their originals unless a service says it keeps them.
+    public var keepsAnimations: Bool { false }
+
+    /// Nothing is kept.
+    public func didRefuseCredentials() {}
+
     /// Every `http` and `https` source.
     public func renders(_ source: URL) -> Bool {
         let scheme = source.scheme?.lowercased()

@@ -40,7 +40,10 @@ public struct ImgproxyService: ImageService {
     public let signing: Signing
     /// The hosts whose images the service renders; `nil`: every `http(s)` source.
     public let sourceHosts: Set<String>?
-    private let signatures = SignatureCache()
+    /// Whether the service keeps an animated GIF or APNG moving in its rendition: imgproxy and
+    /// Iris Server do (an animated WebP or GIF), unless told otherwise.
+    public let keepsAnimations: Bool
+    let signatures = SignatureCache()
 
     /// A service at `baseURL`.
     /// - Parameters:
@@ -51,10 +54,13 @@ public struct ImgproxyService: ImageService {
     ///   - gravity: imgproxy's gravity for fills (`"sm"` for smart crops).
     ///   - signing: Unsigned (the default) or signed by the app's backend.
     ///   - sourceHosts: The hosts the service renders; `nil` for every host.
+    ///   - keepsAnimations: Whether the service's renditions of animations move (imgproxy's and
+    ///     Iris Server's do); `false` sends GIF and APNG sources to their originals.
     public init(
         baseURL: URL, ladder: SizeLadder = .standard, formats: [ImageFormat] = [.webp], gravity: String? = nil,
-        signing: Signing = .unsigned(), sourceHosts: Set<String>? = nil
+        signing: Signing = .unsigned(), sourceHosts: Set<String>? = nil, keepsAnimations: Bool = true
     ) {
+        self.keepsAnimations = keepsAnimations
         self.baseURL = baseURL
         self.ladder = ladder
         self.formats = formats
@@ -116,6 +122,12 @@ public struct ImgproxyService: ImageService {
         URLRequest(url: try await url(for: source, rendition: rendition))
     }
 
+    /// The service refused a URL (401, 403: a rotated key): every kept signature is forgotten, so
+    /// the next URLs are signed again.
+    public func didRefuseCredentials() {
+        signatures.removeAll()
+    }
+
     /// What a plain source keeps as it is: unreserved characters and the URL's own delimiters,
     /// except those imgproxy's path reads (`@` ends the source, `?`/`#` would end the path, `%`
     /// is escaped so the source's own escapes survive).
@@ -126,14 +138,44 @@ public struct ImgproxyService: ImageService {
     }()
 }
 
-/// Signatures already given, by path: a path is signed once.
-private final class SignatureCache: Sendable {
-    private let signatures = LockedState<[String: String]>([:])
+/// Signatures already given, by path: a path is signed once, and the most recently used
+/// ``capacity`` are kept (the least recently used go first).
+final class SignatureCache: Sendable {
+    /// How many signatures are kept.
+    static let capacity = 1_000
+
+    private struct Entries {
+        var signatures: [String: (signature: String, lastUse: UInt64)] = [:]
+        var uses: UInt64 = 0
+    }
+
+    private let entries = LockedState(Entries())
+
+    /// How many signatures are kept now.
+    var count: Int { entries.withLock { $0.signatures.count } }
 
     func signature(for path: String, sign: @Sendable (String) async throws -> String) async throws -> String {
-        if let known = signatures.withLock({ $0[path] }) { return known }
+        let known = entries.withLock { state -> String? in
+            guard let known = state.signatures[path] else { return nil }
+            state.uses += 1
+            state.signatures[path] = (known.signature, state.uses)
+            return known.signature
+        }
+        if let known { return known }
         let signature = try await sign(path)
-        signatures.withLock { $0[path] = signature }
+        entries.withLock { state in
+            state.uses += 1
+            state.signatures[path] = (signature, state.uses)
+            guard state.signatures.count > Self.capacity else { return }
+            // Over the bound: the least recently used eighth goes at once (one sort per eighth).
+            let dropped = state.signatures.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(Self.capacity / 8)
+            for (path, _) in dropped { state.signatures[path] = nil }
+        }
         return signature
+    }
+
+    /// Forgets every signature.
+    func removeAll() {
+        entries.withLock { $0.signatures.removeAll() }
     }
 }

@@ -17,15 +17,14 @@ extension FetchDataStage {
     }
 
     /// Reads or loads the source's bytes: a file, a `.data` closure, the image service's
-    /// rendition of a URL (the original once if the service fails), or the data loader's stream
+    /// rendition of a URL (the original if the service fails), or the data loader's stream
     /// (with progress and, when progressive decoding is on, partial data). `revalidating`, the
     /// stored entry and what it allows, makes the request conditional on its validators; a
     /// failure the stored entry may stand in for is then returned as it is, not fallen back from.
     func loadSourceData(revalidating stored: (entry: DataCacheEntry, validity: HTTPCacheValidity)?) async -> Loaded {
         let conditions = stored?.entry.metadata?.conditionalHeaders ?? [:]
         if let routing = graph.serviceRouting, let rendition = keys.data.rendition, case .url(let source) = request.source {
-            return await loadRendition(
-                rendition.rendition, of: source, from: routing.service, conditions: conditions, validity: stored?.validity)
+            return await loadRendition(rendition.rendition, of: source, through: routing, conditions: conditions, validity: stored?.validity)
         }
         switch request.source {
         case .file(let url):
@@ -44,41 +43,144 @@ extension FetchDataStage {
         }
     }
 
-    /// The service's rendition; the original once when the service fails on its own (unless
-    /// stored data with `validity` may stand in for it).
+    /// The service's rendition; the original when the service fails on its own or is cooling off
+    /// after a failure (unless stored data with `validity` may stand in for the rendition).
     private func loadRendition(
-        _ rendition: ImageRendition, of source: URL, from service: any ImageService, conditions: [String: String],
+        _ rendition: ImageRendition, of source: URL, through routing: ServiceRouting, conditions: [String: String],
         validity: HTTPCacheValidity?
     ) async -> Loaded {
         let failure: ImageError
-        do {
-            let urlRequest = try await service.urlRequest(for: source, rendition: rendition)
-            switch await stream(urlRequest, conditions: conditions) {
-            case .fetched(var fetched):
-                fetched.rendition = rendition
-                return .fetched(fetched)
-            case .notModified(let answer):
-                return .notModified(answer)
-            case .failure(let error):
+        if let skipped = routing.health.skipReason() {
+            failure = skipped
+        } else {
+            switch await askService(rendition, of: source, through: routing, conditions: conditions) {
+            case .answered(let loaded):
+                routing.health.serviceAnswered()
+                return loaded
+            case .unanswered(let loaded):
+                routing.health.askEndedUnanswered()
+                return loaded
+            case .failed(let error, let serviceIsDown):
+                if serviceIsDown { routing.health.serviceFailed(error) } else { routing.health.serviceAnswered() }
                 failure = error
             }
-        } catch let error as ImageError {
-            failure = error
-        } catch is CancellationError {
-            return .failure(.cancelled)
-        } catch {
-            failure = .dataLoadingFailed(reason: "the image service's URL: \(ErrorCause.reason(error))", cause: ErrorCause(error))
         }
         if let validity, Self.servesStale(validity, after: failure) { return .failure(failure) }
-        guard !Task.isCancelled, ServiceRouting.fallsBack(after: failure) else { return .failure(failure) }
-        switch await stream(URLRequest(url: source), conditions: [:]) {
+        guard !Task.isCancelled else { return .failure(.cancelled) }
+        return await loadOriginal(of: source, insteadOfServiceAfter: failure)
+    }
+
+    /// How asking the service ended.
+    private enum ServiceOutcome {
+        /// The service answered: its rendition, a 304, or an error about the source.
+        case answered(Loaded)
+        /// The service was not asked, or not to the end: the URL could not be made, or the load
+        /// was cancelled.
+        case unanswered(Loaded)
+        /// The service failed; the original is loaded instead. `serviceIsDown`: it cools off.
+        case failed(ImageError, serviceIsDown: Bool)
+    }
+
+    /// Asks the service for `rendition` of `source`, within its timeout; after a 401 or 403, once
+    /// more with the credentials made again (a rotated key).
+    private func askService(
+        _ rendition: ImageRendition, of source: URL, through routing: ServiceRouting, conditions: [String: String]
+    ) async -> ServiceOutcome {
+        var refusedURL: URL?
+        while true {
+            let urlRequest: URLRequest
+            do {
+                urlRequest = try await routing.service.urlRequest(for: source, rendition: rendition)
+            } catch is CancellationError {
+                return .unanswered(.failure(.cancelled))
+            } catch {
+                // The app's signer or URL failed: its error, not the original in silence.
+                let reason = "the image service's URL for \(source.absoluteString) could not be made: \(ErrorCause.reason(error))"
+                return .unanswered(.failure(.dataLoadingFailed(reason: reason, cause: ErrorCause(error))))
+            }
+            if let refusedURL, refusedURL == urlRequest.url {
+                return .failed(.httpStatus(code: 403, url: refusedURL), serviceIsDown: true)  // signing again changed nothing
+            }
+            switch await stream(urlRequest, conditions: conditions, answerWithin: (routing.health.clock, routing.timeout)) {
+            case .fetched(var fetched):
+                fetched.rendition = rendition
+                return .answered(.fetched(fetched))
+            case .notModified(let answer):
+                return .answered(.notModified(answer))
+            case .failure(.cancelled):
+                return .unanswered(.failure(.cancelled))
+            case .failure(let error):
+                switch ServiceRouting.verdict(after: error) {
+                case .sourceError:
+                    return .answered(.failure(error))
+                case .refusedCredentials where refusedURL == nil:
+                    refusedURL = urlRequest.url ?? source
+                    routing.service.didRefuseCredentials()
+                case .refusedCredentials, .serviceFailed:
+                    return .failed(error, serviceIsDown: true)
+                case .cannotTakeSource:
+                    return .failed(error, serviceIsDown: false)
+                }
+            }
+        }
+    }
+
+    /// The original of `source`, loaded because the service failed with `failure` (or is cooling
+    /// off after it): from the disk cache while fresh there, else loaded (conditionally on what
+    /// is stored: a 304 hands on the stored bytes). The result says it is a fallback.
+    private func loadOriginal(of source: URL, insteadOfServiceAfter failure: ImageError) async -> Loaded {
+        let stored = graph.caches.entry(forKey: keys.data.original.string)
+        let validity = stored.map(graph.caches.validity(of:))
+        if let stored, validity?.isFresh == true {
+            return .fetched(FetchedData(data: stored.data, origin: .diskCache, httpMetadata: stored.metadata, serviceFallback: failure))
+        }
+        switch await stream(URLRequest(url: source), conditions: stored?.metadata?.conditionalHeaders ?? [:]) {
         case .fetched(var fetched):
             fetched.serviceFallback = failure
             return .fetched(fetched)
-        case .notModified:
-            return .failure(.httpStatus(code: 304, url: source))
+        case .notModified(let answer):
+            guard let stored else { return .failure(.httpStatus(code: 304, url: source)) }
+            let renewed =
+                stored.metadata?.renewed(by: answer.headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
+                ?? answer
+            return .fetched(FetchedData(data: stored.data, origin: .revalidated, httpMetadata: renewed, serviceFallback: failure))
         case .failure(let error):
-            return .failure(error)
+            guard let stored, let validity, Self.servesStale(validity, after: error) else { return .failure(error) }
+            return .fetched(
+                FetchedData(
+                    data: stored.data, origin: .staleAfterError, httpMetadata: stored.metadata, serviceFallback: failure,
+                    staleBecause: error))
+        }
+    }
+
+    /// ``stream(_:conditions:)`` given up when its response has not begun by `timeout` on
+    /// `clock`: an ``ImageError/network(reason:url:cause:)`` saying so.
+    private func stream(
+        _ request: URLRequest, conditions: [String: String], answerWithin limit: (clock: LoadClock, timeout: Duration)
+    ) async -> Loaded {
+        let answered = LockedState(false)
+        let deadline = limit.clock.now() + limit.timeout
+        return await withTaskGroup(of: Loaded?.self) { group in
+            group.addTask {
+                await self.stream(request, conditions: conditions, onResponse: { answered.withLock { $0 = true } })
+            }
+            group.addTask {
+                do {
+                    try await limit.clock.sleep(deadline)
+                } catch {
+                    return nil
+                }
+                guard !answered.withLock({ $0 }) else { return nil }
+                return .failure(.network(reason: "the image service did not answer within \(limit.timeout)", url: request.url))
+            }
+            var result = Loaded.failure(.cancelled)
+            for await next in group {
+                guard let next else { continue }
+                result = next
+                group.cancelAll()
+                break
+            }
+            return result
         }
     }
 
@@ -109,7 +211,7 @@ extension FetchDataStage {
     /// `conditions` (`If-None-Match`, `If-Modified-Since`) make the request conditional: a `304`
     /// is then ``Loaded/notModified(_:)``. The response's caching fields and the request's and
     /// response's times (on the HTTP cache's clock) become the result's ``HTTPCacheMetadata``.
-    private func stream(_ request: URLRequest, conditions: [String: String]) async -> Loaded {
+    private func stream(_ request: URLRequest, conditions: [String: String], onResponse: (@Sendable () -> Void)? = nil) async -> Loaded {
         var request = request
         for (field, value) in conditions { request.setValue(value, forHTTPHeaderField: field) }
         var data = Data()
@@ -128,6 +230,7 @@ extension FetchDataStage {
             for try await event in resumable.events() {
                 switch event {
                 case .response(let response):
+                    onResponse?()
                     let answer = HTTPCacheMetadata(headers: response.headers, requestTime: requestTime, responseTime: clock())
                     if response.statusCode == 304 {
                         return conditions.isEmpty ? .failure(.httpStatus(code: 304, url: request.url)) : .notModified(answer)
