@@ -330,7 +330,7 @@ struct UIKitImageView: UIViewRepresentable {
         view.placeholder = UIImage(systemName: "photo")
         view.failureImage = UIImage(systemName: "exclamationmark.triangle")
         view.transition = .fadeIn(duration: 0.2)
-        view.imageContentMode = .fill
+        view.contentMode = .scaleAspectFill
         view.priority = .high
         view.pipeline = .shared
         view.onCompletion = { result in print(result) }
@@ -351,7 +351,7 @@ struct UIKitVideoView: UIViewRepresentable {
 
     func makeUIView(context: Context) -> IrisImageView {
         let view = IrisImageView()
-        view.imageContentMode = .fill
+        view.contentMode = .scaleAspectFill
         view.failureImage = UIImage(systemName: "film")  // a WebM on Apple platforms: a typed error, not a blank view
         view.onCompletion = { result in
             if case .success(let image) = result { print("poster of a \(image.video?.format.description ?? "still")") }
@@ -373,7 +373,7 @@ final class PhotoCell: UITableViewCell {
     override init(style: UITableViewCell.CellStyle, reuseIdentifier: String?) {
         super.init(style: style, reuseIdentifier: reuseIdentifier)
         photoView.placeholder = UIImage(systemName: "photo")
-        photoView.imageContentMode = .fill
+        photoView.contentMode = .scaleAspectFill
         photoView.translatesAutoresizingMaskIntoConstraints = false
         contentView.addSubview(photoView)
         NSLayoutConstraint.activate([
@@ -620,7 +620,7 @@ final class AvatarCell: UITableViewCell {
     override init(style: UITableViewCell.CellStyle, reuseIdentifier: String?) {
         super.init(style: style, reuseIdentifier: reuseIdentifier)
         avatar.placeholder = UIImage(systemName: "person.crop.circle")
-        avatar.imageContentMode = .fill
+        avatar.contentMode = .scaleAspectFill  // decoded to cover 48×48 pt, as UIImageView shows it
         avatar.frame = CGRect(x: 16, y: 8, width: 48, height: 48)
         contentView.addSubview(avatar)
     }

@@ -15,7 +15,7 @@ import QuartzCore
 /// ```swift
 /// let imageView = IrisImageView()
 /// imageView.placeholder = UIImage(systemName: "photo")
-/// imageView.imageContentMode = .fill
+/// imageView.contentMode = .scaleAspectFill  // decoded to cover the bounds (UIKit)
 /// imageView.url = avatarURL          // a memory hit is on screen when this returns
 /// ```
 ///
@@ -34,7 +34,7 @@ import QuartzCore
 /// the app is in the background, with the "Animated Images" accessibility setting off, or with
 /// ``animatesFrames`` off. A video (MP4, MOV) shows its poster, then plays over it, muted and
 /// looping, from the poster's frame, without touching the audio session, in an `AVPlayerLayer`
-/// placed by ``imageContentMode``, under the same conditions and while video auto-play is on
+/// placed as the content mode places the poster, under the same conditions and while video auto-play is on
 /// (``VideoPlayback``); its player is let go when the view leaves its window. The view follows
 /// its scroll views only while something can play (``ImageModel/tracksScrollVisibility``): a
 /// still image costs nothing per scrolled frame. A filled image never draws outside the view
@@ -83,16 +83,35 @@ public final class IrisImageView: PlatformView {
     public var animatesFrames = true {
         didSet { model.playsAnimations = animatesFrames }
     }
+    #if canImport(UIKit)
+    /// How the image is placed in the view and decoded for it, as for `UIImageView`:
+    /// `.scaleAspectFit` (the default) fits it inside the bounds; `.scaleAspectFill` covers them,
+    /// cropping what overflows, decoded to cover them × the screen scale (sharp); `.scaleToFill`
+    /// stretches it, decoded so both sides are sharp; `.center`, `.top`, the corners and the
+    /// other sides show it at its natural size, decoded at it.
+    public override var contentMode: UIView.ContentMode {
+        didSet { contentModeDidChange() }
+    }
+
+    /// Fit or fill, through ``contentMode``: setting `.fill` sets `.scaleAspectFill`, `.fit`
+    /// sets `.scaleAspectFit`; it reads `.fill` while the content mode covers the bounds.
+    public var imageContentMode: Iris.ContentMode {
+        get { viewContentMode.fitOrFill }
+        set { contentMode = newValue == .fill ? .scaleAspectFill : .scaleAspectFit }
+    }
+
+    /// ``contentMode`` as the model's decisions take it.
+    private var viewContentMode: ViewContentMode { ViewContentMode(rawValue: contentMode.rawValue) ?? .scaleToFill }
+    #else
     /// Fits the image inside the view (the default) or fills it, cropping what overflows; the
     /// decode follows it.
     public var imageContentMode: Iris.ContentMode = .fit {
-        didSet {
-            settings.contentMode = imageContentMode
-            model.slotContentMode = imageContentMode
-            applyContentMode()
-            if let request { self.request = request }
-        }
+        didSet { contentModeDidChange() }
     }
+
+    /// ``imageContentMode`` as the model's decisions take it.
+    private var viewContentMode: ViewContentMode { ViewContentMode(imageContentMode) }
+    #endif
     /// How urgent the load is; changing it changes the running load's priority.
     public var priority: ImageRequest.Priority {
         get { model.priority }
@@ -141,10 +160,13 @@ public final class IrisImageView: PlatformView {
         model = ImageModel()
         placeholderView = PlatformImageView()
         super.init(frame: frame)
+        #if canImport(UIKit)
+        contentMode = .scaleAspectFit  // a view made in code fits; one from a nib keeps its mode
+        #endif
         configure()
     }
 
-    /// Made from a storyboard or nib.
+    /// Made from a storyboard or nib (on UIKit with the content mode set there).
     public required init?(coder: NSCoder) {
         model = ImageModel()
         placeholderView = PlatformImageView()
@@ -153,7 +175,8 @@ public final class IrisImageView: PlatformView {
     }
 
     private func configure() {
-        model.slotContentMode = imageContentMode
+        model.slotContentMode = viewContentMode.decodeMode
+        settings.contentMode = viewContentMode.decodeMode
         #if canImport(UIKit)
         layer.masksToBounds = true
         accessibilityTraits = .image
@@ -164,7 +187,9 @@ public final class IrisImageView: PlatformView {
         setAccessibilityRole(.image)
         #endif
         observeAutoplayPreferences()
+        #if canImport(AppKit) && !canImport(UIKit)
         applyContentMode()
+        #endif
         placeholderView.frame = bounds
         placeholderView.configureAsPlaceholder()
         addSubview(placeholderView)
@@ -200,10 +225,6 @@ public final class IrisImageView: PlatformView {
             explicitAccessibilityElement = newValue
             super.isAccessibilityElement = newValue
         }
-    }
-
-    private func applyContentMode() {
-        layer.contentsGravity = imageContentMode == .fill ? .resizeAspectFill : .resizeAspect
     }
 
     /// The scroll views around the view: scrolling them moves it in and out of sight. The
@@ -347,7 +368,7 @@ public final class IrisImageView: PlatformView {
         #if canImport(AVFoundation)
         videoView?.frame = bounds
         #endif
-        model.viewLayoutDidChange(slot: ImageSlot(measured: bounds.size), displayScale: displayScale)
+        model.viewLayoutDidChange(slot: viewContentMode.slot(measuring: bounds.size), displayScale: displayScale)
         reportVisibility()
     }
 
@@ -407,6 +428,22 @@ public final class IrisImageView: PlatformView {
         guard visible != reportedVisible else { return }
         reportedVisible = visible
         model.viewVisibilityDidChange(scrollViewport: visible)
+    }
+
+    /// The content mode changed: the decode follows it (AppKit places the pixels here; UIKit's
+    /// own `contentMode` sets the layer's gravity).
+    private func contentModeDidChange() {
+        settings.contentMode = viewContentMode.decodeMode
+        model.slotContentMode = viewContentMode.decodeMode
+        #if canImport(AppKit) && !canImport(UIKit)
+        applyContentMode()
+        #endif
+        if let request { self.request = request }
+        #if canImport(UIKit)
+        setNeedsLayout()  // the slot changes between measured and open
+        #else
+        needsLayout = true
+        #endif
     }
 
     private func show(_ request: ImageRequest?) {
@@ -481,7 +518,7 @@ public final class IrisImageView: PlatformView {
             return
         }
         let view = videoView ?? makeVideoView()
-        view.show(playback, gravity: Optional(imageContentMode).videoGravity)
+        view.show(playback, gravity: viewContentMode.clipPlacement.videoGravity)
         #endif
     }
 

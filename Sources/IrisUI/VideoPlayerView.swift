@@ -219,11 +219,14 @@ final class VideoPlayerView: PlatformView {
     }
 }
 
-extension Iris.ContentMode? {
-    /// How a clip is placed in a view showing its poster with this content mode: fitted for
-    /// `.fit`, covering otherwise (a view that says nothing decodes to cover).
+extension ViewContentMode.ClipPlacement {
+    /// The player layer's gravity for this placement.
     var videoGravity: AVLayerVideoGravity {
-        self == .fit ? .resizeAspect : .resizeAspectFill
+        switch self {
+        case .fit: .resizeAspect
+        case .fill: .resizeAspectFill
+        case .stretch: .resize
+        }
     }
 }
 #endif
