@@ -154,6 +154,20 @@ public final class IrisImageView: PlatformView {
     /// Plays a video's clip over its poster while the model's playback wants a player.
     private var videoView: VideoPlayerView?
     #endif
+    #if os(tvOS)
+    /// Shows the pixels on tvOS: an image view the focus engine lifts and tilts when a focused
+    /// cell contains it (`adjustsImageWhenAncestorFocused`), as tvOS cells' images do. It follows
+    /// the view's content mode and may grow past the view's bounds while lifted.
+    private lazy var focusImageView: UIImageView = {
+        let view = UIImageView(frame: bounds)
+        view.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        view.adjustsImageWhenAncestorFocused = true
+        view.clipsToBounds = false
+        view.contentMode = contentMode
+        insertSubview(view, at: 0)
+        return view
+    }()
+    #endif
 
     /// Makes an empty image view with its own model.
     public override init(frame: CGRect) {
@@ -177,7 +191,9 @@ public final class IrisImageView: PlatformView {
     private func configure() {
         model.slotContentMode = viewContentMode.decodeMode
         settings.contentMode = viewContentMode.decodeMode
-        #if canImport(UIKit)
+        #if os(tvOS)
+        layer.masksToBounds = false  // the focus lift grows the image past the bounds
+        #elseif canImport(UIKit)
         layer.masksToBounds = true
         accessibilityTraits = .image
         #else
@@ -435,7 +451,9 @@ public final class IrisImageView: PlatformView {
     private func contentModeDidChange() {
         settings.contentMode = viewContentMode.decodeMode
         model.slotContentMode = viewContentMode.decodeMode
-        #if canImport(AppKit) && !canImport(UIKit)
+        #if os(tvOS)
+        focusImageView.contentMode = contentMode
+        #elseif canImport(AppKit) && !canImport(UIKit)
         applyContentMode()
         #endif
         if let request { self.request = request }
@@ -543,13 +561,25 @@ public final class IrisImageView: PlatformView {
         }
         if image == nil, shownBitmap == nil { return }
         shownBitmap = image?.bitmap
-        #if canImport(UIKit)
+        #if os(tvOS)
+        if let fade {
+            let transition = CATransition()
+            transition.type = .fade
+            transition.duration = fade
+            focusImageView.layer.add(transition, forKey: "IrisImageView.fade")
+        }
+        focusImageView.image = image.flatMap { shown in
+            shown.bitmap.cgImage.map { UIImage(cgImage: $0, scale: CGFloat(shown.scale), orientation: .up) }
+        }
+        #elseif canImport(UIKit)
         if let fade {
             let transition = CATransition()
             transition.type = .fade
             transition.duration = fade
             layer.add(transition, forKey: "IrisImageView.fade")
         }
+        // The image's own scale: the modes that do not scale show its natural point size.
+        if let image { layer.contentsScale = CGFloat(image.scale) }
         layer.contents = image?.bitmap.cgImage
         #else
         pendingContents = (image?.bitmap.cgImage, fade)

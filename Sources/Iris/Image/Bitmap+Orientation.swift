@@ -14,32 +14,37 @@ extension Bitmap {
     /// | 7    | row 0 right, column 0 bottom: transverse                          | (H-1-y, W-1-x)     | H×W    |
     /// | 8    | row 0 is the visual **left**-hand side, column 0 the visual bottom: rotate 90° counter-clockwise | (y, W-1-x) | H×W |
     ///
-    /// The result is tightly packed (`bytesPerRow == width * bytesPerPixel`) and keeps the pixel
-    /// format (and straight alpha). Orientation 1 returns the bitmap itself without copying.
+    /// The result keeps the pixel format (and straight alpha) and the row alignment: rows aligned
+    /// for display (``isAlignedForDisplay``: an Apple decode, drawn for Core Animation) stay
+    /// aligned, whatever the turned width; others are tightly packed
+    /// (`bytesPerRow == width * bytesPerPixel`). Orientation 1 returns the bitmap itself without
+    /// copying.
     public func oriented(_ orientation: Orientation) -> Bitmap {
         if orientation == .up { return self }
         let swaps = orientation.swapsDimensions
         let outWidth = swaps ? height : width
         let outHeight = swaps ? width : height
         let bpp = format.bytesPerPixel
-        let outStride = outWidth * bpp
-        let byteCount = outStride * outHeight
-        if byteCount == 0 {
+        if outWidth * bpp * outHeight == 0 {
             return Bitmap(width: outWidth, height: outHeight, format: format)
         }
         let plan = OrientationPlan(orientation, width: width, height: height, bytesPerRow: bytesPerRow, bytesPerPixel: bpp)
         let straight = !isPremultiplied
-        return withUnsafeBytes { source in
-            var out = Bitmap(width: outWidth, height: outHeight, format: format) { output in
+        var out = Bitmap(
+            width: outWidth, height: outHeight, format: format,
+            rowAlignment: isAlignedForDisplay ? Self.displayRowAlignment : 1)
+        let outStride = out.bytesPerRow
+        withUnsafeBytes { source in
+            out.withUnsafeMutableBytes { output in
                 let src = source.baseAddress!, dst = output.baseAddress!
                 switch bpp {
                 case 4: plan.run(UInt32.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
                 default: plan.run(UInt8.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
                 }
             }
-            if straight { out = out.markedStraight() }
-            return out.keepingColorSpace(of: self)
         }
+        if straight { out = out.markedStraight() }
+        return out.keepingColorSpace(of: self)
     }
 }
 

@@ -151,6 +151,18 @@ struct OrientationTests {
         #expect(marked.count == w + h - 1)
     }
 
+    @Test("rows aligned for Core Animation stay aligned when turned, odd widths included, pixel for pixel", arguments: Orientation.allCases)
+    func alignmentIsKept(orientation: Orientation) {
+        for (width, height) in [(37, 23), (1, 17), (65, 3)] {
+            let packed = Self.distinct(width: width, height: height, format: .bgra8)
+            let aligned = packed.alignedForDisplay()  // as ImageIO's decode draws it
+            #expect(aligned.isAlignedForDisplay && !packed.isAlignedForDisplay)
+            let turned = aligned.oriented(orientation)
+            #expect(turned.isAlignedForDisplay, "\(orientation) of \(width)×\(height): \(turned.bytesPerRow) bytes a row")
+            expectSameBytes(turned, packed.oriented(orientation), "\(orientation) of \(width)×\(height)")
+        }
+    }
+
     @Test("an orientation followed by its inverse is the identity", arguments: PixelFormat.allCases)
     func inverses(format: PixelFormat) {
         let input = Self.distinct(width: 5, height: 3, format: format)

@@ -87,8 +87,13 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
         for seconds in times {
             if Task.isCancelled { throw .cancelled }
             let image: CGImage
+            // The frame's own time, not the one asked for (the generator returns the frame at or
+            // after it, within the tolerance): the player starts on exactly this frame.
+            let frameSeconds: Double
             do {
-                image = try await generator.image(at: CMTime(seconds: seconds, preferredTimescale: 600)).image
+                let frame = try await generator.image(at: CMTime(seconds: seconds, preferredTimescale: 600))
+                image = frame.image
+                frameSeconds = frame.actualTime.isNumeric ? frame.actualTime.seconds : seconds
             } catch {
                 if chosen != nil { break }  // past the last frame: keep the first
                 throw .decodingFailed(format: format, reason: "AVFoundation could not read a frame: \(error.localizedDescription)")
@@ -104,10 +109,10 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
             bitmap.colorSpace = tag
             if chosen == nil {  // the first frame, if all are black
                 chosen = bitmap
-                posterTime.seconds = seconds
+                posterTime.seconds = frameSeconds
             }
             if !VideoPoster.isBlack(bitmap) {
-                posterTime.seconds = seconds
+                posterTime.seconds = frameSeconds
                 return bitmap
             }
         }
