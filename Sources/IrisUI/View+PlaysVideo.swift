@@ -27,7 +27,7 @@ extension View {
     /// stretched to it as the image is, so it covers the poster pixel for pixel, and whatever is
     /// drawn around or above the image stays where it is. A clip shape or `clipped()` applied
     /// after it cuts both. The poster shows until the player's first frame is ready (AVFoundation,
-    /// not on watchOS, where the poster stays).
+    /// not on watchOS, which has no video decoder: a video there fails with a typed error).
     public func playsVideo() -> some View {
         modifier(VideoClipOverlay())
     }
