@@ -1,10 +1,12 @@
 /// The frames of an animated image and how long each is shown.
 ///
 /// Decoded animations (GIF, APNG, animated WebP) are lazy: the encoded data is kept and frames
-/// are composed on demand, at ``frameSize``, into a small buffer that decodes ahead off the
-/// caller's executor. Memory does not grow with the number of frames: a 2,000-frame GIF plays
-/// in the memory of a 20-frame one. Playing in order is cheap; going back restarts the
-/// composition at the nearest key frame.
+/// are composed on demand, at ``frameSize``, off the caller's executor. A small animation (a
+/// sticker, an emoji) whose every frame fits ``keptFramesBudget`` keeps each frame once it is
+/// composed, so its later loops decode nothing; a larger one keeps a window of
+/// ``defaultBufferFrames`` decoded ahead, so its memory does not grow with the number of frames
+/// (a 2,000-frame GIF plays in the memory of a 20-frame one). Playing in order is cheap; going
+/// back restarts the composition at the nearest key frame.
 ///
 /// ```swift
 /// if let animation = image.animation {
@@ -16,6 +18,12 @@ public final class Animation: Sendable {
     /// How many frames the default buffer holds, at ``frameSize``: the frame on show and two
     /// decoded ahead.
     public static let defaultBufferFrames = 3
+
+    /// The most bytes of frames (at ``frameSize``, 4 bytes a pixel) an animation keeps when it
+    /// keeps all of them, unless its decode says otherwise
+    /// (``DecodeOptions/animationBufferBytes``): 4 MiB, a 128 × 128 sticker of 64 frames. The
+    /// memory cache charges what is kept (``costLimit``).
+    public static let keptFramesBudget = 4 << 20
 
     /// Number of frames.
     public let frameCount: Int
@@ -44,9 +52,10 @@ public final class Animation: Sendable {
         storage = .frames(frames, durations: durations)
     }
 
-    /// An animation whose frames `source` composes on demand at `frameSize`, buffering ahead
-    /// at most `bufferBytes` of frames (at least one frame; `nil` is
-    /// ``defaultBufferFrames`` frames). `first`, when given, is frame 0 already made.
+    /// An animation whose frames `source` composes on demand at `frameSize`, keeping at most
+    /// `bufferBytes` of frames (at least one frame; `nil`: every frame when they fit
+    /// ``keptFramesBudget``, else ``defaultBufferFrames`` frames). `first`, when given, is
+    /// frame 0 already made.
     init(
         source: any AnimationFrameSource, frameSize: PixelSize, kernel: ResamplingKernel = .lanczos3,
         bufferBytes: Int? = nil, first: Bitmap? = nil
@@ -55,7 +64,12 @@ public final class Animation: Sendable {
         loopCount = source.loopCount
         self.frameSize = frameSize
         let frameBytes = max(1, frameSize.pixelCount * 4)
-        let capacity = max(1, (bufferBytes ?? frameBytes * Self.defaultBufferFrames) / frameBytes)
+        let capacity: Int
+        if let bufferBytes {
+            capacity = max(1, bufferBytes / frameBytes)
+        } else {
+            capacity = source.frameCount <= Self.keptFramesBudget / frameBytes ? source.frameCount : Self.defaultBufferFrames
+        }
         storage = .lazy(
             AnimationFrameBuffer(
                 source: source, frameSize: frameSize, kernel: kernel,

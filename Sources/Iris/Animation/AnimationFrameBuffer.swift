@@ -1,5 +1,6 @@
 /// The frames of a lazy ``Animation``: a bounded window of composed frames, filled ahead of
-/// the frame last asked for by one worker task at a time, off the caller's executor.
+/// the frame last asked for by one worker task at a time, off the caller's executor. A window
+/// as long as the animation keeps every frame: each is composed once.
 ///
 /// The window is the `capacity` frames from the last requested index on (wrapping past the
 /// end, since animations loop). A request for a frame outside it makes the worker go there:
@@ -27,7 +28,15 @@ final class AnimationFrameBuffer: Sendable {
     /// Most bytes the buffer can hold: a full window of frames, a decoder's working state, the
     /// encoded data.
     var costLimit: Int {
-        capacity * frameSize.pixelCount * 4 + source.maximumWorkingBytes + source.encodedByteCount
+        capacity * frameBytes + source.maximumWorkingBytes + source.encodedByteCount
+    }
+
+    /// Most bytes one composed frame takes: 4 a pixel, rows padded to
+    /// ``Bitmap/displayRowAlignment`` (frames made for Core Animation are).
+    private var frameBytes: Int {
+        let row = frameSize.width * 4
+        let alignment = Bitmap.displayRowAlignment
+        return (row + alignment - 1) / alignment * alignment * frameSize.height
     }
 
     /// Bytes held: buffered frames, the decoder's canvas, the encoded data.
@@ -217,6 +226,12 @@ final class AnimationFrameBuffer: Sendable {
             if inWindow(index, cursor: s.cursor) { s.frames[index] = frame }
         case .failure(let error):
             s.failures[index] = error
+        }
+        if s.frames.count == source.frameCount {
+            // Every frame is kept (a window as long as the animation): the decoder's canvas is
+            // never needed again.
+            s.decoder = nil
+            s.workingBytes = 0
         }
         // Waiters for this frame, and for frames now known to be unreachable.
         var resumed: [(Waiter, Result<Bitmap, ImageError>)] = []

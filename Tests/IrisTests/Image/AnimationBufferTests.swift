@@ -38,9 +38,10 @@ struct AnimationBufferTests {
         return max(peak, animation.cost - encoded)
     }
 
-    @Test("a 2,000-frame GIF plays in the same memory as a 20-frame one: a few frames and one canvas")
+    @Test("with a window of frames, a 2,000-frame GIF plays in the same memory as a 20-frame one: a few frames and one canvas")
     func memoryIndependentOfFrameCount() async throws {
-        let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12))  // default limits
+        let window = Animation.defaultBufferFrames * 12 * 12 * 4  // what an animation over the kept-frames budget gets
+        let options = DecodeOptions(target: DecodeTarget(width: 12, height: 12), animationBufferBytes: window)
         var peaks: [Int] = []
         for count in [20, 2_000] {
             let data = try Self.movingGIF(frames: count)
@@ -54,6 +55,52 @@ struct AnimationBufferTests {
         #expect(peaks[1] <= peaks[0] + frameBytes, "peaks \(peaks)")
     }
 
+    /// `animation`'s lazy source, wrapped so that every frame its decoders compose is counted.
+    static func counted(_ animation: Animation) throws -> (Animation, CountingFrameSource) {
+        guard case .lazy(let buffer) = animation.storage else { throw ImageError.cancelled }
+        let counting = CountingFrameSource(buffer.source)
+        return (Animation(source: counting, frameSize: animation.frameSize, kernel: buffer.kernel), counting)
+    }
+
+    /// Plays every frame of `animation` in order `loops` times; the checksums of the frames.
+    static func play(_ animation: Animation, loops: Int) async throws -> [[UInt32]] {
+        var sums: [[UInt32]] = []
+        for _ in 0..<loops {
+            var loop: [UInt32] = []
+            for index in 0..<animation.frameCount {
+                let frame = try await animation.frame(at: index)
+                loop.append(frame.withUnsafeBytes { CRC32.checksum($0) })
+            }
+            sums.append(loop)
+        }
+        return sums
+    }
+
+    @Test("a small animation keeps every frame: its second loop composes nothing, shows the same pixels, and holds no canvas")
+    func smallAnimationKeepsItsFrames() async throws {
+        let data = try Self.movingGIF(frames: 30)
+        let decoded = try #require(try registry.decode(data, options: DecodeOptions(target: DecodeTarget(width: 12, height: 12))).animation)
+        let (animation, counting) = try Self.counted(decoded)
+        let loops = try await Self.play(animation, loops: 3)
+        #expect(await pipelineEventually { !animation.isReadingAhead })
+        #expect(counting.composed == 30, "\(counting.composed) frames composed for 3 loops of 30")
+        #expect(loops[1] == loops[0] && loops[2] == loops[0], "a later loop shows other pixels")
+        // Every frame held, the canvas let go, within what the memory cache was charged.
+        #expect(animation.cost >= 30 * 12 * 12 * 4 + data.count && animation.cost <= animation.costLimit)
+    }
+
+    @Test("an animation whose frames exceed the kept-frames budget keeps a window: each loop composes its frames again")
+    func largeAnimationKeepsAWindow() async throws {
+        let data = try Self.movingGIF(frames: 2_000)  // 2,000 × 24 × 24 × 4 bytes: over 4 MiB
+        let decoded = try #require(try registry.decode(data, options: DecodeOptions()).animation)
+        #expect(decoded.frameCount * decoded.frameSize.pixelCount * 4 > Animation.keptFramesBudget)
+        let (animation, counting) = try Self.counted(decoded)
+        _ = try await Self.play(animation, loops: 2)
+        #expect(await pipelineEventually { !animation.isReadingAhead })
+        #expect(counting.composed >= 2 * 2_000, "\(counting.composed) frames composed for 2 loops of 2,000")
+        #expect(animation.costLimit < Animation.keptFramesBudget)
+    }
+
     @Test("the buffer budget bounds the frames kept; the first frame is there from the start")
     func budget() async throws {
         let data = try Self.movingGIF(frames: 30)
@@ -64,7 +111,8 @@ struct AnimationBufferTests {
         #expect(animation.cost == frameBytes + data.count)  // frame 0, no canvas yet
         // What a cache counts is the bound, from the start: six frames, a canvas and a saved
         // region, the data; frame 0 (the bitmap) on top.
-        #expect(animation.costLimit == 6 * frameBytes + 2 * 24 * 24 * 4 + data.count)
+        // (A frame is charged with its rows padded to 64 bytes, as frames for Core Animation are.)
+        #expect(animation.costLimit == 6 * 64 * 12 + 2 * 24 * 24 * 4 + data.count)
         #expect(image.cost == image.bitmap.cost + animation.costLimit)
         let peak = try await Self.peakHeld(animation, encoded: data.count)
         #expect(peak <= 6 * frameBytes + 24 * 24 * 4 + 8 * 8 * 4)
@@ -186,5 +234,45 @@ struct AnimationBufferTests {
         let frame = APNGTestWriter.Frame(width: 1, height: 1, pixels: [RGBA(r: 1, g: 2, b: 3)])
         #expect(try registry.decode(try APNGTestWriter.apng(width: 1, height: 1, frames: [frame])).animation?.frameCount == 1)
     }
+}
+/// A frame source that counts the frames its decoders compose (the real source does the work).
+final class CountingFrameSource: AnimationFrameSource, Sendable {
+    let base: any AnimationFrameSource
+    private let count = LockedState(0)
+
+    init(_ base: any AnimationFrameSource) { self.base = base }
+
+    /// Frames composed so far, by every decoder made.
+    var composed: Int { count.withLock { $0 } }
+
+    var canvas: PixelSize { base.canvas }
+    var frameCount: Int { base.frameCount }
+    var loopCount: Int { base.loopCount }
+    func duration(at index: Int) -> Double { base.duration(at: index) }
+    func keyFrame(atOrBefore index: Int) -> Int { base.keyFrame(atOrBefore: index) }
+    var encodedByteCount: Int { base.encodedByteCount }
+    var maximumWorkingBytes: Int { base.maximumWorkingBytes }
+    func makeDecoder(frameSize: PixelSize, kernel: ResamplingKernel) throws(ImageError) -> any AnimationFrameDecoder {
+        CountingFrameDecoder(try base.makeDecoder(frameSize: frameSize, kernel: kernel)) { [count] in count.withLock { $0 += 1 } }
+    }
+}
+
+/// A frame decoder that reports each frame it composes.
+private final class CountingFrameDecoder: AnimationFrameDecoder {
+    let base: any AnimationFrameDecoder
+    let onFrame: () -> Void
+
+    init(_ base: any AnimationFrameDecoder, onFrame: @escaping () -> Void) {
+        self.base = base
+        self.onFrame = onFrame
+    }
+
+    var nextIndex: Int { base.nextIndex }
+    var workingBytes: Int { base.workingBytes }
+    func nextFrame() throws(ImageError) -> Bitmap {
+        onFrame()
+        return try base.nextFrame()
+    }
+    func rewind(toKeyFrameAtOrBefore index: Int) { base.rewind(toKeyFrameAtOrBefore: index) }
 }
 #endif

@@ -12,7 +12,8 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Decode what a progressive JPEG's data so far shows rather than fail as truncated
     /// (for previews while it downloads). Decoders that cannot, ignore it.
     public var allowsPartialData: Bool
-    /// Bytes of frames an animation may decode ahead and keep (at least one frame); `nil` is
+    /// Bytes of frames an animation may decode ahead and keep (at least one frame); `nil` keeps
+    /// every frame when they fit ``Animation/keptFramesBudget``, else
     /// ``Animation/defaultBufferFrames`` frames at the target size.
     public var animationBufferBytes: Int?
     /// Keep the colour of pixels with alpha as the file stored it (straight), rather than
