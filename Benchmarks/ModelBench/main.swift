@@ -246,12 +246,15 @@ func measureRenderRate() async throws {
             let start = ContinuousClock.now
             model.load(ImageRequest(url: server.url("/trickle.png"), targetSize: CGSize(width: 100, height: 100), scale: 3))
             while !(model.phase.kind == .success || model.phase.kind == .failure) { try await Task.sleep(for: .milliseconds(2)) }
-            let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+            let seconds =
+                Double((ContinuousClock.now - start).components.attoseconds) / 1e18
                 + Double((ContinuousClock.now - start).components.seconds)
             try await Task.sleep(for: .milliseconds(20))  // the last notification's render
             rows.append(String(format: "%d renders in %.2f s (%.0f/s)", counter.count, seconds, Double(counter.count) / seconds))
         }
-        print("render rate, \(png.count / 1024) KB in \((png.count + 4_095) / 4_096) pieces of 4 KiB, \(name): \(rows.joined(separator: "; "))")
+        print(
+            "render rate, \(png.count / 1024) KB in \((png.count + 4_095) / 4_096) pieces of 4 KiB, \(name): \(rows.joined(separator: "; "))"
+        )
     }
     try await server.shutdown()
 }

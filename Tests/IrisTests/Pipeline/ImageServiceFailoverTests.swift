@@ -47,7 +47,9 @@ struct ImageServiceFailoverTests {
     }
 
     #if os(Linux)
-    @Test("an MP4 in a grid over a service loads from its origin and decodes as a video", .enabled(if: CodecTools.hasFFmpeg, CodecTools.missingFFmpeg))
+    @Test(
+        "an MP4 in a grid over a service loads from its origin and decodes as a video",
+        .enabled(if: CodecTools.hasFFmpeg, CodecTools.missingFFmpeg))
     func videoFromTheOrigin() async throws {
         let clip = try await VideoClips.shared.data(.h264MP4)
         try await withTestServer { server in
@@ -75,7 +77,9 @@ struct ImageServiceFailoverTests {
             server.serve("/media/odd", data: photo, contentType: "image/jpeg")
             server.serve(Self.servicePath(service, odd), .error(415))
             let image = try await pipeline.image(for: Self.request(odd))
-            #expect(image.serviceFallback == .httpStatus(code: 415, url: try await service.url(for: odd, rendition: service.rendition(for: Self.target))))
+            #expect(
+                image.serviceFallback
+                    == .httpStatus(code: 415, url: try await service.url(for: odd, rendition: service.rendition(for: Self.target))))
             #expect(server.requestCount("/media/odd") == 1)
             server.serve(Self.servicePath(service, next), data: photo, contentType: "image/jpeg")
             let served = try await pipeline.image(for: Self.request(next))

@@ -59,7 +59,9 @@ struct VideoPlaybackTests {
         #expect(playback.state == .playing)
     }
 
-    @Test("the player is let go whenever the clip cannot be seen (covered, scrolled away, in the background, off screen, switched off) and made again when it can")
+    @Test(
+        "the player is let go whenever the clip cannot be seen (covered, scrolled away, in the background, off screen, switched off) and made again when it can"
+    )
     func followsTheVisibilityPolicy() async throws {
         let (model, _) = try await Self.loadedModel()
         model.viewDidAppear()
@@ -69,7 +71,10 @@ struct VideoPlaybackTests {
 
         let goneAndBack: [(String, () -> Void, () -> Void)] = [
             ("window covered", { model.viewVisibilityDidChange(window: false) }, { model.viewVisibilityDidChange(window: true) }),
-            ("scrolled away", { model.viewVisibilityDidChange(scrollViewport: false) }, { model.viewVisibilityDidChange(scrollViewport: true) }),
+            (
+                "scrolled away", { model.viewVisibilityDidChange(scrollViewport: false) },
+                { model.viewVisibilityDidChange(scrollViewport: true) }
+            ),
             ("background", { model.appDidChange(isActive: false) }, { model.appDidChange(isActive: true) }),
             ("off screen", { model.viewDidDisappear() }, { model.viewDidAppear() }),
             ("switched off", { model.playsAnimations = false }, { model.playsAnimations = true }),
@@ -103,7 +108,9 @@ struct VideoPlaybackTests {
         #expect(!playback.wantsPlayer)
     }
 
-    @Test("a player that fails leaves the poster up with an error that says why, and is tried again when the clip comes back into sight or on retry")
+    @Test(
+        "a player that fails leaves the poster up with an error that says why, and is tried again when the clip comes back into sight or on retry"
+    )
     func failureRecovers() async throws {
         let (model, _) = try await Self.loadedModel()
         model.viewDidAppear()

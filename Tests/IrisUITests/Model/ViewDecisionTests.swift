@@ -169,7 +169,9 @@ struct ViewDecisionTests {
 
     // MARK: 4. Memory pressure
 
-    @Test("memory pressure: a view scrolled off screen gives its pixels back; on screen they stay; back on screen it shows them again from disk, no download")
+    @Test(
+        "memory pressure: a view scrolled off screen gives its pixels back; on screen they stay; back on screen it shows them again from disk, no download"
+    )
     func offScreenViewsGiveBackUnderPressure() async throws {
         let png = try Self.png(width: 320, height: 240, seed: 77)
         try await withTestServer { server in

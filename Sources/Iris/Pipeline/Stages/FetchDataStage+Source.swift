@@ -24,7 +24,8 @@ extension FetchDataStage {
     func loadSourceData(revalidating stored: (entry: DataCacheEntry, validity: HTTPCacheValidity)?) async -> Loaded {
         let conditions = stored?.entry.metadata?.conditionalHeaders ?? [:]
         if let routing = graph.serviceRouting, let rendition = keys.data.rendition, case .url(let source) = request.source {
-            return await loadRendition(rendition.rendition, of: source, through: routing, conditions: conditions, validity: stored?.validity)
+            return await loadRendition(
+                rendition.rendition, of: source, through: routing, conditions: conditions, validity: stored?.validity)
         }
         switch request.source {
         case .file(let url):
