@@ -15,6 +15,7 @@ struct ImageServiceTests {
         ImagePipeline {
             $0.dataLoader = URLSessionDataLoader(timeout: httpHangTimeout)
             $0.imageService = service
+            $0.imageServiceFailover = ImageServiceFailover(clock: VirtualClock())  // time moves only when told
         }
     }
 

@@ -43,23 +43,6 @@ struct ProgressPacingTests {
         }
     }
 
-    @Test("every chunk is a phase when the interval is zero (what a cell saw before pacing)")
-    func everyChunkWithoutPacing() async throws {
-        let png = try Self.bigPNG()
-        try await withTestServer { server in
-            let route = TestHTTPRoute.inPieces(body: png, pieceSize: 4_096, contentType: "image/png")
-            server.serve("/big.png", route)
-            let model = ImageModel(pipeline: .modelTestPipeline())
-            model.progressInterval = .zero
-            let recorder = PhaseRecorder(model)
-            model.load(ImageRequest(url: server.url("/big.png"), targetSize: Self.target))
-            server.releasePieces("/big.png", through: route.pieceCount)
-            #expect(await modelSettled(model))
-            // The loader may merge pieces that arrive together; most still come one by one.
-            #expect(recorder.progressValues.count > route.pieceCount / 2, "\(recorder.progressValues.count) progress phases")
-        }
-    }
-
     @Test("the newest progress held during an interval shows when it ends; progress only grows")
     func heldProgressShowsAtTheEndOfTheInterval() async throws {
         let png = try Self.bigPNG()

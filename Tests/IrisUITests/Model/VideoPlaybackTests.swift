@@ -17,6 +17,7 @@ struct VideoPlaybackTests {
     static func loadedModel(targetSize: CGSize? = nil) async throws -> (ImageModel, Data) {
         let url = try #require(clip)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
+        model.playback.videoPlayerSlots = VideoPlayerSlots(capacity: 8)  // not the app-wide slots other tests share
         model.load(ImageRequest(source: .file(url), targetSize: targetSize))
         #expect(await modelSettled(model))
         return (model, try Data(contentsOf: url))

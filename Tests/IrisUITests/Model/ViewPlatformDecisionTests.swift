@@ -78,6 +78,7 @@ struct ViewPlatformDecisionTests {
             let pipeline = ImagePipeline {
                 $0.dataLoader = URLSessionDataLoader(timeout: httpHangTimeout)
                 $0.imageService = service
+                $0.imageServiceFailover = ImageServiceFailover(clock: VirtualClock())  // time moves only when told
             }
             let model = ImageModel(pipeline: pipeline)
             model.loadForView(ImageRequest(url: source))
