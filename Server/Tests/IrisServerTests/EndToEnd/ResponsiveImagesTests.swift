@@ -56,6 +56,8 @@ import Testing
     static func pipeline(service: URL, loader: CountingDataLoader) -> ImagePipeline {
         var configuration = ImagePipeline.Configuration(dataLoader: loader, memoryCache: MemoryCache(), resumableData: nil)
         configuration.imageService = ImgproxyService(baseURL: service)
+        // The service's deadline only detects a hang here: a busy machine may take seconds to render.
+        configuration.imageServiceFailover = ImageServiceFailover(timeout: .seconds(600))
         return ImagePipeline(configuration: configuration)
     }
 
@@ -111,7 +113,8 @@ import Testing
     }
 
     /// A service answering 503 (down behind its load balancer): each cell loads its original
-    /// once, and says so; the service is asked once per cell, not again.
+    /// once, and says so; the service is asked at most once per cell, and once it has answered 503
+    /// the cells still to load skip it (its cool-off).
     @Test func aFailingServiceFallsBackToTheOriginalOnce() async throws {
         let files = SourceFiles()
         let original = try Self.original()
@@ -139,15 +142,18 @@ import Testing
                         continue
                     }
                 }
-                #expect(counts.tally.statuses == [503: 12] && counts.tally.requests.values.allSatisfy { $0 == 1 })
+                let asked = counts.tally
+                #expect(asked.statuses.keys.sorted() == [503] && (1...12).contains(asked.statuses[503] ?? 0), "\(asked.statuses)")
+                #expect(asked.requests.values.allSatisfy { $0 == 1 })
                 #expect(Self.names.allSatisfy { files.count($0) == 1 })
             }
         }
     }
 
-    /// A 4xx from the service (a source off its allow-list: 403) is the cell's failure: the
-    /// original is not loaded, the service not asked again.
-    @Test func aRefusalIsAFailureNotRetried() async throws {
+    /// A 403 from the service (a source off its allow-list, or a key it no longer takes) loads
+    /// each cell's original once, and says so: an unsigned URL signs the same again, so it is not
+    /// asked twice, and once it has refused the cells still to load skip it (its cool-off).
+    @Test func aRefusalLoadsTheOriginals() async throws {
         let files = SourceFiles()
         let original = try Self.original()
         for name in Self.names { files[name] = original }
@@ -161,14 +167,15 @@ import Testing
                 await grid.layOut(on: .phone)
                 #expect(await grid.settle(deadline: .seconds(600)))
                 for cell in await grid.cells() {
-                    guard case .httpStatus(403, _) = cell.error else {
-                        Issue.record("not the service's 403: \(cell)")
+                    guard case .httpStatus(403, _) = cell.fallback, cell.error == nil else {
+                        Issue.record("not a fallback from the service's 403: \(cell)")
                         continue
                     }
                 }
-                #expect(counts.tally.statuses == [403: 12] && counts.tally.requests.values.allSatisfy { $0 == 1 })
-                #expect(loader.tally.requestCount == 12)
-                #expect(Self.names.allSatisfy { files.count($0) == 0 })
+                let asked = counts.tally
+                #expect(asked.statuses.keys.sorted() == [403] && (1...12).contains(asked.statuses[403] ?? 0), "\(asked.statuses)")
+                #expect(asked.requests.values.allSatisfy { $0 == 1 })
+                #expect(Self.names.allSatisfy { files.count($0) == 1 })
             }
         }
     }

@@ -8,15 +8,16 @@
 /// ``coolOff``: the images asked for meanwhile go to their originals at once. After it, one
 /// request tries the service again; the others keep going to their originals until it answers.
 public struct ImageServiceFailover: Sendable {
-    /// How long the service has to begin its response: 5 seconds by default.
+    /// How long the service has to begin its response: 10 seconds by default (a service
+    /// rendering a burst of cells on a small machine can take a few).
     public var timeout: Duration
     /// How long a failed service is skipped: 30 seconds by default.
     public var coolOff: Duration
     /// The clock both run on (tests pass one they move themselves).
     public var clock: any Clock<Duration>
 
-    /// A failover policy: 5 s to answer, 30 s skipped after a failure, on the continuous clock.
-    public init(timeout: Duration = .seconds(5), coolOff: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock()) {
+    /// A failover policy: 10 s to answer, 30 s skipped after a failure, on the continuous clock.
+    public init(timeout: Duration = .seconds(10), coolOff: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock()) {
         self.timeout = timeout
         self.coolOff = coolOff
         self.clock = clock
