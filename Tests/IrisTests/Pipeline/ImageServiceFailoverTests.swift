@@ -147,6 +147,11 @@ struct ImageServiceFailoverTests {
             #expect(larger.serviceFallback != nil)
             #expect(larger.bitmap.width > first.bitmap.width)
             #expect(server.requestCount("/o/a.jpg") == 1)
+            // A request that ignores cached data loads the original again.
+            var reload = ImageRequest(url: source, targetSize: CGSize(width: 200, height: 200))
+            reload.cachePolicy = .reloadIgnoringLocalCacheData
+            _ = try await pipeline.image(for: reload)
+            #expect(server.requestCount("/o/a.jpg") == 2)
         }
     }
 

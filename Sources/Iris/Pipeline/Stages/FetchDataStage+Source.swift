@@ -128,9 +128,11 @@ extension FetchDataStage {
 
     /// The original of `source`, loaded because the service failed with `failure` (or is cooling
     /// off after it): from the disk cache while fresh there, else loaded (conditionally on what
-    /// is stored: a 304 hands on the stored bytes). The result says it is a fallback.
+    /// is stored: a 304 hands on the stored bytes); a request that ignores cached data loads it.
+    /// The result says it is a fallback.
     private func loadOriginal(of source: URL, insteadOfServiceAfter failure: ImageError) async -> Loaded {
-        let stored = graph.caches.entry(forKey: keys.data.original.string)
+        let stored =
+            request.cachePolicy == .reloadIgnoringLocalCacheData ? nil : graph.caches.entry(forKey: keys.data.original.string)
         let validity = stored.map(graph.caches.validity(of:))
         if let stored, validity?.isFresh == true {
             return .fetched(FetchedData(data: stored.data, origin: .diskCache, httpMetadata: stored.metadata, serviceFallback: failure))
