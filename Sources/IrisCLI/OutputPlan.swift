@@ -24,13 +24,20 @@ struct OutputPlan: Sendable {
     /// extensions an output may get (the first is the usual one, the one errors name); an output
     /// under any of them must not replace an input.
     init(inputs: [String], directory: URL, extensions: [String]) throws(OutputPlanError) {
+        try self.init(inputs: inputs.map { InputFile(path: $0, folder: "") }, directory: directory, extensions: extensions)
+    }
+
+    /// Plans the outputs of `inputs` in `directory`, each in its ``InputFile/folder`` under it
+    /// (the rule above applies within each folder).
+    init(inputs files: [InputFile], directory: URL, extensions: [String]) throws(OutputPlanError) {
         self.directory = directory
+        let inputs = files.map(\.path)
         let urls = inputs.map { URL(fileURLWithPath: $0) }
-        let stems = urls.map { $0.deletingPathExtension().lastPathComponent }
+        let stems = zip(urls, files).map { url, file in Self.inFolder(file.folder, url.deletingPathExtension().lastPathComponent) }
         var stemCounts: [String: Int] = [:]
         for stem in stems { stemCounts[stem.lowercased(), default: 0] += 1 }
-        let baseNames = zip(urls, stems).map { url, stem in
-            stemCounts[stem.lowercased(), default: 0] > 1 ? url.lastPathComponent : stem
+        let baseNames = zip(zip(urls, files), stems).map { input, stem in
+            stemCounts[stem.lowercased(), default: 0] > 1 ? Self.inFolder(input.1.folder, input.0.lastPathComponent) : stem
         }
         self.baseNames = baseNames
 
@@ -55,6 +62,16 @@ struct OutputPlan: Sendable {
                 }
             }
         }
+    }
+
+    /// The subfolders of ``directory`` the outputs go to (made before anything is written).
+    var folders: Set<URL> {
+        Set(baseNames.map { Self.url(directory, $0, "").deletingLastPathComponent().standardizedFileURL })
+    }
+
+    /// `name` in `folder` (a path relative to the output directory; empty: the directory).
+    private static func inFolder(_ folder: String, _ name: String) -> String {
+        folder.isEmpty ? name : folder + "/" + name
     }
 
     /// The output file of input `index` when written with `fileExtension`.

@@ -9,6 +9,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         commandName: "thumbnail",
         abstract: "Write a thumbnail of each image, shrinking while decoding.",
         discussion: """
+            Inputs: image files, or folders: their images and videos (by extension); with -r their \
+            subfolders too, mirrored under OUT (photos/2024/a.jpg → OUT/2024/a.jpg).
+
             Output names: OUT/<input name without extension>.<format>. Inputs whose names differ only \
             in the extension (a.jpg, a.png) keep it: a.jpg.jpg, a.png.jpg. Inputs that would still \
             share an output (x/a.jpg, y/a.jpg), or an output that would replace an input, stop the \
@@ -53,7 +56,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Output directory.")
     var out = "thumbnails"
 
-    @Argument(help: "Image files.")
+    @Flag(name: [.customShort("r"), .long], help: "Take the subfolders of folders given too, mirroring them under --out.")
+    var recursive = false
+
+    @Argument(help: "Image files, or folders of them.")
     var files: [String]
 
     func validate() throws {
@@ -65,12 +71,18 @@ struct ThumbnailCommand: AsyncParsableCommand {
     func run() async throws {
         let outDirectory = URL(fileURLWithPath: out, isDirectory: true)
         let extensions = [format.fileExtension] + (animated && !format.writesAnimations ? ["webp"] : [])
+        let inputs: [InputFile]
         let plan: OutputPlan
-        do { plan = try OutputPlan(inputs: files, directory: outDirectory, extensions: extensions) } catch {
+        do {
+            let expansion = try InputFiles.expand(files, recursive: recursive)
+            for folder in expansion.skippedFolders { Terminal.error("iris thumbnail: skipped the folder \(folder) (-r takes subfolders)") }
+            inputs = expansion.files
+            plan = try OutputPlan(inputs: inputs, directory: outDirectory, extensions: extensions)
+        } catch {
             Terminal.error("iris thumbnail: \(error)")
             throw ExitCode.failure
         }
-        try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true)
+        for folder in plan.folders { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
 
         var decoders = ImageDecoderRegistry.standard
         if let at { decoders.videoPoster = .at(seconds: at) }
@@ -83,8 +95,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 keepsAnimation: animated, background: background.rgba),
             plan: plan)
         let batch = Batch(
-            inputs: files, jobs: jobs,
-            report: BatchReport(total: files.count, noun: "thumbnails", showsBar: Terminal.isInteractive))
+            inputs: inputs.map(\.path), jobs: jobs,
+            report: BatchReport(total: inputs.count, noun: "thumbnails", showsBar: Terminal.isInteractive))
         let start = ContinuousClock.now
         let interrupted = try await Interrupt.cancelling {
             _ = await batch.run { index, path in

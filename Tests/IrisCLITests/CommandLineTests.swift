@@ -24,6 +24,41 @@ struct CommandLineTests {
         }
     }
 
+    @Test("thumbnail takes a folder: its images; with -r its subfolders too, mirrored under --out; a folder without images is an error")
+    func folders() async throws {
+        let directory = try CLITestSupport.directory("folders")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photos = directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("2024/summer"), withIntermediateDirectories: true)
+        try CLITestSupport.writePhoto(photos.appendingPathComponent("a.jpg"), width: 64, height: 48)
+        try CLITestSupport.writePhoto(photos.appendingPathComponent("b.png"), width: 48, height: 64, format: .png)
+        try CLITestSupport.writePhoto(photos.appendingPathComponent("2024/c.jpg"), width: 64, height: 48, seed: 2)
+        try CLITestSupport.writePhoto(photos.appendingPathComponent("2024/summer/d.jpg"), width: 64, height: 48, seed: 3)
+        try Data("not an image".utf8).write(to: photos.appendingPathComponent("notes.txt"))
+        func exists(_ path: String, under out: URL) -> Bool {
+            FileManager.default.fileExists(atPath: out.appendingPathComponent(path).path)
+        }
+
+        let flat = directory.appendingPathComponent("flat")
+        let run = try await CLITestSupport.runIris(["thumbnail", "--size", "32", "--out", flat.path, photos.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(exists("a.jpg", under: flat) && exists("b.jpg", under: flat))
+        #expect(!exists("notes.jpg", under: flat) && !exists("2024", under: flat))
+        #expect(run.standardError.contains("skipped the folder") && run.standardError.contains("2024"), "\(run.standardError)")
+
+        let tree = directory.appendingPathComponent("tree")
+        let recursive = try await CLITestSupport.runIris(["thumbnail", "-r", "--size", "32", "--out", tree.path, photos.path])
+        #expect(recursive.status == 0, "\(recursive.standardError)")
+        #expect(exists("a.jpg", under: tree) && exists("b.jpg", under: tree))
+        #expect(exists("2024/c.jpg", under: tree) && exists("2024/summer/d.jpg", under: tree))
+
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try await CLITestSupport.runIris(["thumbnail", "--out", directory.appendingPathComponent("none").path, empty.path])
+        #expect(none.status == 1)
+        #expect(none.standardError.contains("holds no image"), "\(none.standardError)")
+    }
+
     @Test("service-url prints the URL a view of a slot fetches; a bad slot is a usage error")
     func serviceURL() async throws {
         let run = try await CLITestSupport.runIris([

@@ -16,6 +16,18 @@ struct OutputPlanTests {
         #expect(plan.url(for: 1, fileExtension: "jpg").path == "/tmp/iris-plan-out/dog.jpg")
     }
 
+    @Test("Inputs found in subfolders keep them: one name in two folders is two outputs; the rule holds within a folder")
+    func folders() throws {
+        let inputs = [
+            InputFile(path: "p/a.jpg", folder: ""), InputFile(path: "p/2024/a.jpg", folder: "2024"),
+            InputFile(path: "p/2024/b.jpg", folder: "2024"), InputFile(path: "p/2024/b.png", folder: "2024"),
+        ]
+        let plan = try OutputPlan(inputs: inputs, directory: out, extensions: ["jpg"])
+        #expect(plan.baseNames == ["a", "2024/a", "2024/b.jpg", "2024/b.png"])
+        #expect(plan.url(for: 1, fileExtension: "jpg").path == "/tmp/iris-plan-out/2024/a.jpg")
+        #expect(plan.folders.map(\.path).sorted() == ["/tmp/iris-plan-out", "/tmp/iris-plan-out/2024"])
+    }
+
     @Test("Inputs whose names differ only in the extension keep it")
     func sharedStemKeepsExtension() throws {
         let plan = try OutputPlan(inputs: ["a.jpg", "a.png", "b.jpg"], directory: out, extensions: ["jpg"])
