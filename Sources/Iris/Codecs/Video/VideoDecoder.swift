@@ -130,7 +130,8 @@ struct VideoDecoder: ImageDecoding {
             try reader.seek(toSeconds: seconds)
             // Decode from the key frame before `seconds` to the first frame at or after it (as
             // `ffmpeg -ss` picks; the last frame, past the end), scaling only that frame.
-            var held = false
+            // The poster's time is the chosen frame's own, not the one asked for.
+            var heldSeconds: Double?
             while try reader.decodeNextFrame() {
                 guard let time = reader.frameSeconds, time < seconds - 1e-6 else {
                     chosen = try reader.scaledFrame(to: storedOutput)
@@ -138,11 +139,11 @@ struct VideoDecoder: ImageDecoding {
                     break
                 }
                 reader.holdFrame()
-                held = true
+                heldSeconds = time
             }
-            if chosen == nil, held {
+            if chosen == nil, let heldSeconds {
                 chosen = try reader.scaledFrame(to: storedOutput, held: true)
-                posterTime.seconds = seconds
+                posterTime.seconds = heldSeconds
             }
         }
         guard let chosen else { throw reader.noFrameError() }

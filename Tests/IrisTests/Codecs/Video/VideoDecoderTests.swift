@@ -47,6 +47,18 @@ struct VideoDecoderTests {
         #expect(mean < 1.5, "\(kind) at \(time) s: mean difference \(mean) levels")
     }
 
+    @Test("a poster at a time records its frame's own time, not the time asked for (between frames, past the end)")
+    func posterAtTimeRecordsFrameTime() async throws {
+        let data = try await VideoClips.shared.data(.h264MP4)  // 25 fps, 2 s: frames every 0.04 s, the last at 1.96 s
+        for (asked, frame) in [(0.43, 0.44), (0.401, 0.44), (9.0, 1.96)] {
+            var registry = ImageDecoderRegistry.standard
+            registry.videoPoster = .at(seconds: asked)
+            registry.decodesAnimations = false
+            let seconds = try #require(try registry.decode(data).video?.posterSeconds)
+            #expect(abs(seconds - frame) < 0.001, "asked \(asked) s: poster at \(seconds) s, its frame is at \(frame) s")
+        }
+    }
+
     @Test("the default poster is frame 0 as ffmpeg decodes it, decoded alone (nothing after it), B-frames or not", arguments: codecClips)
     func posterIsFirstFrameDecodedAlone(_ kind: VideoClips.Kind) async throws {
         let data = try await VideoClips.shared.data(kind)
