@@ -155,20 +155,35 @@ struct ImageServiceFailoverTests {
         }
     }
 
-    @Test("a signer that throws fails the load with its error; no original is fetched in silence")
+    @Test("a signer that throws fails the load with its error (no original fetched in silence), and is not asked again during the cool-off")
     func throwingSigner() async throws {
         struct BackendDown: Error {}
         let photo = try Self.jpeg(seed: 4)
+        let calls = PipelineCounter()
         try await withTestServer { server in
-            let service = ImgproxyService(baseURL: server.url("/"), signing: .signer { _ in throw BackendDown() })
-            server.serve("/o/a.jpg", data: photo, contentType: "image/jpeg")
-            let error = await thrownImageError { _ = try await Self.pipeline(service).image(for: Self.request(server.url("/o/a.jpg"))) }
+            let clock = VirtualClock()
+            let service = ImgproxyService(
+                baseURL: server.url("/"),
+                signing: .signer { _ in
+                    calls.increment()
+                    throw BackendDown()
+                })
+            let pipeline = Self.pipeline(service, clock: clock)
+            for name in ["a", "b", "c"] { server.serve("/o/\(name).jpg", data: photo, contentType: "image/jpeg") }
+            let error = await thrownImageError { _ = try await pipeline.image(for: Self.request(server.url("/o/a.jpg"))) }
             guard case .dataLoadingFailed(let reason, _) = error else {
                 Issue.record("not a typed signer failure: \(String(describing: error))")
                 return
             }
             #expect(reason.contains("could not be made") && reason.contains("BackendDown"))
-            #expect(server.requestCount("/o/a.jpg") == 0)
+            // The next image of the burst fails with the same error, the signer not asked.
+            let burst = await thrownImageError { _ = try await pipeline.image(for: Self.request(server.url("/o/b.jpg"))) }
+            #expect(burst == error && calls.count == 1)
+            // After the cool-off the signer is asked again.
+            clock.advance(by: .seconds(30))
+            _ = await thrownImageError { _ = try await pipeline.image(for: Self.request(server.url("/o/c.jpg"))) }
+            #expect(calls.count == 2)
+            #expect(["a", "b", "c"].allSatisfy { server.requestCount("/o/\($0).jpg") == 0 })
         }
     }
 

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// small ladder (``SizeLadder``), so a CDN and the service's result cache see a handful of URLs per
 /// image; the decode still targets the exact slot.
 ///
-/// Videos (MP4, MOV, M4V by their path's extension) are never sent to a service: their clip plays
+/// Videos (MP4, M4V, MOV, QT, WebM, MKV, 3GP by their path's extension) are never sent to a service: their clip plays
 /// from the original's bytes. Animations (GIF, APNG) go to the service only when it says it keeps
 /// them moving (``keepsAnimations``).
 ///
@@ -21,8 +21,8 @@ import FoundationNetworking
 /// (``FetchedData/serviceFallback``); a service that failed is then skipped for
 /// ``ImageServiceFailover/coolOff`` before one request tries it again. A 404 or another 4xx says
 /// the source is bad and is the load's error; so is a URL the service cannot make (a signer that
-/// throws), never silently replaced by the original. ``ImgproxyService`` speaks imgproxy's URL
-/// format.
+/// throws, and the loads of the cool-off after it), never silently replaced by the original.
+/// ``ImgproxyService`` speaks imgproxy's URL format.
 public protocol ImageService: Sendable {
     /// What tells this service's renditions apart from another's in the caches (its address and
     /// settings): part of the disk cache's key of every rendition.

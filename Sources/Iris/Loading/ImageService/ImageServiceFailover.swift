@@ -7,6 +7,8 @@
 /// answer that is not an image, credentials refused after signing again) is then skipped for
 /// ``coolOff``: the images asked for meanwhile go to their originals at once. After it, one
 /// request tries the service again; the others keep going to their originals until it answers.
+/// A signer that throws (the app's backend) fails the load with its error, and the loads of the
+/// next ``coolOff`` fail with it too without asking the signer again.
 public struct ImageServiceFailover: Sendable {
     /// How long the service has to begin its response: 10 seconds by default (a service
     /// rendering a burst of cells on a small machine can take a few).
@@ -37,6 +39,9 @@ final class ImageServiceHealth: Sendable {
     }
 
     private let state = LockedState(State.up)
+    /// The service's URL could not be made (its signer threw): until when, and why. Loads fail
+    /// with that error meanwhile, without asking the signer again.
+    private let signer = LockedState<(until: Duration, error: ImageError)?>(nil)
     let clock: LoadClock
     let coolOff: Duration
 
@@ -72,6 +77,25 @@ final class ImageServiceHealth: Sendable {
     func serviceFailed(_ error: ImageError) {
         let until = clock.now() + coolOff
         state.withLock { $0 = .down(until: until, because: error) }
+    }
+
+    /// The error a load fails with, without asking the signer, while it is cooling off after
+    /// throwing; `nil` when the URL may be made.
+    func signerFailure() -> ImageError? {
+        let now = clock.now()
+        return signer.withLock { failure in
+            guard let current = failure, now < current.until else {
+                failure = nil
+                return nil
+            }
+            return current.error
+        }
+    }
+
+    /// The signer threw `error`: the loads of the cool-off fail with it.
+    func signerFailed(_ error: ImageError) {
+        let until = clock.now() + coolOff
+        signer.withLock { $0 = (until, error) }
     }
 
     /// A request that asked ended without an answer (cancelled, never sent): if it was the

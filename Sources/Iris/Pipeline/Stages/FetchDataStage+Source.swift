@@ -89,15 +89,19 @@ extension FetchDataStage {
     ) async -> ServiceOutcome {
         var refusedURL: URL?
         while true {
+            if let signerFailure = routing.health.signerFailure() { return .unanswered(.failure(signerFailure)) }
             let urlRequest: URLRequest
             do {
                 urlRequest = try await routing.service.urlRequest(for: source, rendition: rendition)
             } catch is CancellationError {
                 return .unanswered(.failure(.cancelled))
             } catch {
-                // The app's signer or URL failed: its error, not the original in silence.
+                // The app's signer or URL failed: its error, not the original in silence; the
+                // loads of the cool-off fail with it without asking again.
                 let reason = "the image service's URL for \(source.absoluteString) could not be made: \(ErrorCause.reason(error))"
-                return .unanswered(.failure(.dataLoadingFailed(reason: reason, cause: ErrorCause(error))))
+                let failure = ImageError.dataLoadingFailed(reason: reason, cause: ErrorCause(error))
+                routing.health.signerFailed(failure)
+                return .unanswered(.failure(failure))
             }
             if let refusedURL, refusedURL == urlRequest.url {
                 return .failed(.httpStatus(code: 403, url: refusedURL), serviceIsDown: true)  // signing again changed nothing
