@@ -76,29 +76,78 @@ struct AnimationBufferTests {
         return sums
     }
 
-    @Test("a small animation keeps every frame: its second loop composes nothing, shows the same pixels, and holds no canvas")
-    func smallAnimationKeepsItsFrames() async throws {
-        let data = try Self.movingGIF(frames: 30)
-        let decoded = try #require(try registry.decode(data, options: DecodeOptions(target: DecodeTarget(width: 12, height: 12))).animation)
+    /// A small animation of `format` made by its real encoder, with disposal and blending
+    /// between frames: GIF (giflib), APNG (libpng), animated WebP (libwebp's muxer).
+    static func smallAnimation(_ format: ImageFormat) throws -> Data {
+        switch format {
+        case .gif:
+            return try movingGIF(frames: 30)
+        case .png:
+            let canvas = PixelSize(width: 13, height: 11)
+            return try APNGTestWriter.apng(
+                width: canvas.width, height: canvas.height, frames: APNGAnimationTests.frames(canvas: canvas, seed: 3))
+        #if canImport(CWebP)
+        case .webp:
+            let canvas = PixelSize(width: 14, height: 10)
+            return try WebPTestWriter.muxed(
+                width: canvas.width, height: canvas.height, frames: WebPAnimationTests.frames(canvas: canvas, seed: 3))
+        #endif
+        default:
+            throw ImageError.unsupportedFormat(format)
+        }
+    }
+
+    /// The formats ``smallAnimation(_:)`` makes here.
+    static var smallAnimationFormats: [ImageFormat] {
+        #if canImport(CWebP)
+        [.gif, .png, .webp]
+        #else
+        [.gif, .png]
+        #endif
+    }
+
+    @Test(
+        "a small GIF, APNG or animated WebP keeps every composed frame: each frame is composed once over three loops, later loops are byte-identical and equal to frames composed afresh, and the cost is the frames kept",
+        arguments: smallAnimationFormats)
+    func smallAnimationKeepsItsFrames(format: ImageFormat) async throws {
+        let data = try Self.smallAnimation(format)
+        let options = DecodeOptions(target: DecodeTarget(width: 8, height: 8))  // downsampled: frames smaller than the canvas
+        let decoded = try #require(try registry.decode(data, options: options).animation)
+        #expect(decoded.frameCount > 2)
         let (animation, counting) = try Self.counted(decoded)
         let loops = try await Self.play(animation, loops: 3)
         #expect(await pipelineEventually { !animation.isReadingAhead })
-        #expect(counting.composed == 30, "\(counting.composed) frames composed for 3 loops of 30")
+        #expect(counting.composed == animation.frameCount, "\(counting.composed) frames composed for 3 loops of \(animation.frameCount)")
         #expect(loops[1] == loops[0] && loops[2] == loops[0], "a later loop shows other pixels")
-        // Every frame held, the canvas let go, within what the memory cache was charged.
-        #expect(animation.cost >= 30 * 12 * 12 * 4 + data.count && animation.cost <= animation.costLimit)
+        // The kept frames are the composed ones: byte for byte what a one-frame window, which
+        // composes every frame afresh, shows.
+        let oneFrame = DecodeOptions(target: options.target, animationBufferBytes: 1)
+        let afresh = try #require(try registry.decode(data, options: oneFrame).animation)
+        #expect(try await Self.play(afresh, loops: 1)[0] == loops[0], "a kept frame differs from the frame composed afresh")
+        // Held: every frame and the encoded data, no canvas; within what the memory cache was charged.
+        let frame = try await animation.frame(at: 0)
+        #expect(frame.size.width <= 8 && frame.size.height <= 8)
+        #expect(animation.cost == animation.frameCount * frame.cost + data.count)
+        #expect(animation.cost <= animation.costLimit)
     }
 
-    @Test("an animation whose frames exceed the kept-frames budget keeps a window: each loop composes its frames again")
+    @Test(
+        "an animation whose frames exceed the kept-frames budget keeps the window: each loop composes its frames again, and it holds at most the window and a canvas"
+    )
     func largeAnimationKeepsAWindow() async throws {
         let data = try Self.movingGIF(frames: 2_000)  // 2,000 × 24 × 24 × 4 bytes: over 4 MiB
         let decoded = try #require(try registry.decode(data, options: DecodeOptions()).animation)
         #expect(decoded.frameCount * decoded.frameSize.pixelCount * 4 > Animation.keptFramesBudget)
         let (animation, counting) = try Self.counted(decoded)
-        _ = try await Self.play(animation, loops: 2)
-        #expect(await pipelineEventually { !animation.isReadingAhead })
+        // What the memory cache is charged: the window of frames (rows display-aligned), a
+        // decoder's working state, the data.
+        let alignment = Bitmap.displayRowAlignment
+        let frameBytes = (24 * 4 + alignment - 1) / alignment * alignment * 24
+        #expect(animation.costLimit == Animation.defaultBufferFrames * frameBytes + counting.maximumWorkingBytes + data.count)
+        var peaks: [Int] = []
+        for _ in 0..<2 { peaks.append(try await Self.peakHeld(animation, encoded: data.count)) }
         #expect(counting.composed >= 2 * 2_000, "\(counting.composed) frames composed for 2 loops of 2,000")
-        #expect(animation.costLimit < Animation.keptFramesBudget)
+        #expect(peaks.allSatisfy { $0 <= animation.costLimit - data.count }, "peaks \(peaks), limit \(animation.costLimit)")
     }
 
     @Test("the buffer budget bounds the frames kept; the first frame is there from the start")
