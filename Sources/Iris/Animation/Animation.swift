@@ -68,7 +68,9 @@ public final class Animation: Sendable {
         if let bufferBytes {
             capacity = max(1, bufferBytes / frameBytes)
         } else {
-            capacity = source.frameCount <= Self.keptFramesBudget / frameBytes ? source.frameCount : Self.defaultBufferFrames
+            // Every frame when they fit the budget as the memory cache charges them (rows padded).
+            let keptBytes = max(1, AnimationFrameBuffer.frameBytes(frameSize))
+            capacity = source.frameCount <= Self.keptFramesBudget / keptBytes ? source.frameCount : Self.defaultBufferFrames
         }
         storage = .lazy(
             AnimationFrameBuffer(

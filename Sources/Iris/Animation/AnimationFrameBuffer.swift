@@ -28,15 +28,15 @@ final class AnimationFrameBuffer: Sendable {
     /// Most bytes the buffer can hold: a full window of frames, a decoder's working state, the
     /// encoded data.
     var costLimit: Int {
-        capacity * frameBytes + source.maximumWorkingBytes + source.encodedByteCount
+        capacity * Self.frameBytes(frameSize) + source.maximumWorkingBytes + source.encodedByteCount
     }
 
-    /// Most bytes one composed frame takes: 4 a pixel, rows padded to
+    /// Most bytes one composed frame of `size` takes: 4 a pixel, rows padded to
     /// ``Bitmap/displayRowAlignment`` (frames made for Core Animation are).
-    private var frameBytes: Int {
-        let row = frameSize.width * 4
+    static func frameBytes(_ size: PixelSize) -> Int {
+        let row = size.width * 4
         let alignment = Bitmap.displayRowAlignment
-        return (row + alignment - 1) / alignment * alignment * frameSize.height
+        return (row + alignment - 1) / alignment * alignment * size.height
     }
 
     /// Bytes held: buffered frames, the decoder's canvas, the encoded data.
