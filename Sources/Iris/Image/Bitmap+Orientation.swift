@@ -30,16 +30,20 @@ extension Bitmap {
         }
         let plan = OrientationPlan(orientation, width: width, height: height, bytesPerRow: bytesPerRow, bytesPerPixel: bpp)
         let straight = !isPremultiplied
-        var out = Bitmap(
-            width: outWidth, height: outHeight, format: format,
-            rowAlignment: isAlignedForDisplay ? Self.displayRowAlignment : 1)
-        let outStride = out.bytesPerRow
-        withUnsafeBytes { source in
-            out.withUnsafeMutableBytes { output in
+        let alignment = isAlignedForDisplay ? Self.displayRowAlignment : 1
+        let rowBytes = outWidth * bpp
+        let outStride = (rowBytes + alignment - 1) / alignment * alignment
+        var out = withUnsafeBytes { source in
+            Bitmap(width: outWidth, height: outHeight, format: format, rowAlignment: alignment) { output in
                 let src = source.baseAddress!, dst = output.baseAddress!
                 switch bpp {
                 case 4: plan.run(UInt32.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
                 default: plan.run(UInt8.self, from: src, to: dst, outWidth: outWidth, outHeight: outHeight, outStride: outStride)
+                }
+                if outStride > rowBytes {  // the padding of aligned rows: zeros, as a new bitmap's
+                    for row in 0..<outHeight {
+                        (dst + row * outStride + rowBytes).initializeMemory(as: UInt8.self, repeating: 0, count: outStride - rowBytes)
+                    }
                 }
             }
         }

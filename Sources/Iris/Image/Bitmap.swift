@@ -108,17 +108,20 @@ public struct Bitmap: Sendable {
         storage = pixels.withUnsafeBytes { BitmapStorage(copying: $0) }
     }
 
-    /// A tightly packed bitmap whose bytes `fill` writes, every one of them, straight into the
-    /// new storage (nothing is zeroed first).
+    /// A bitmap whose bytes `fill` writes, every one of them (a row's padding too), straight into
+    /// the new storage (nothing is zeroed first). Rows are tightly packed, or padded to a multiple
+    /// of `rowAlignment` bytes.
     init(
-        width: Int, height: Int, format: PixelFormat,
+        width: Int, height: Int, format: PixelFormat, rowAlignment: Int = 1,
         initializingWith fill: (UnsafeMutableRawBufferPointer) throws -> Void
     ) rethrows {
         precondition(width >= 0 && height >= 0, "Bitmap size must not be negative")
+        precondition(rowAlignment > 0, "row alignment must be positive")
         self.width = width
         self.height = height
         self.format = format
-        self.bytesPerRow = width * format.bytesPerPixel
+        let rowBytes = width * format.bytesPerPixel
+        self.bytesPerRow = (rowBytes + rowAlignment - 1) / rowAlignment * rowAlignment
         storage = BitmapStorage(uninitializedCount: bytesPerRow * height)
         try fill(storage.mutableBuffer)
     }
