@@ -146,11 +146,8 @@ extension FetchDataStage {
             fetched.serviceFallback = failure
             return .fetched(fetched)
         case .notModified(let answer):
-            guard let stored else { return .failure(.httpStatus(code: 304, url: source)) }
-            let renewed =
-                stored.metadata?.renewed(by: answer.headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
-                ?? answer
-            return .fetched(FetchedData(data: stored.data, origin: .revalidated, httpMetadata: renewed, serviceFallback: failure))
+            guard let renewed = stored?.renewed(by: answer) else { return .failure(.httpStatus(code: 304, url: source)) }
+            return .fetched(FetchedData(data: renewed.data, origin: .revalidated, httpMetadata: renewed.metadata, serviceFallback: failure))
         case .failure(let error):
             guard let stored, let validity, Self.servesStale(validity, after: error) else { return .failure(error) }
             return .fetched(

@@ -74,10 +74,7 @@ final class FetchDataStage: PipelineStage<FetchedData, Data>, @unchecked Sendabl
             guard !Task.isCancelled else { return }
             switch await loadSourceData(revalidating: (entry, validity)) {
             case .notModified(let answer):
-                let renewed =
-                    entry.metadata?.renewed(by: answer.headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
-                    ?? answer
-                let fetched = FetchedData(stored: DataCacheEntry(data: entry.data, metadata: renewed), origin: .revalidated, keys: keys)
+                let fetched = FetchedData(stored: entry.renewed(by: answer), origin: .revalidated, keys: keys)
                 graph.caches.storeFetched(fetched, of: request, keys: keys)
                 finish(.success(fetched))
             case .fetched(let fetched):
@@ -112,6 +109,15 @@ extension FetchedData {
     /// The stored `entry` of `keys`' data, handed on from `origin`.
     init(stored entry: DataCacheEntry, origin: Origin, keys: RequestKeys) {
         self.init(data: entry.data, origin: origin, httpMetadata: entry.metadata, rendition: keys.data.rendition?.rendition)
+    }
+}
+
+extension DataCacheEntry {
+    /// This entry after a `304 Not Modified` whose own fields and times are `answer`: the same
+    /// bytes, the metadata renewed by it (the answer's, when the entry had none).
+    func renewed(by answer: HTTPCacheMetadata) -> DataCacheEntry {
+        let metadata = self.metadata?.renewed(by: answer.headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
+        return DataCacheEntry(data: data, metadata: metadata ?? answer)
     }
 }
 
