@@ -133,6 +133,7 @@ extension ImageModel {
     /// again from the caches when the view comes back).
     public func viewDidDisappear() {
         isOnScreen = false
+        observeMemoryPressure(true)
         playback.update { $0.update(.owner) { $0.onScreen = false } }
         if let retryTimer {
             retryTimer.cancel()
@@ -148,6 +149,7 @@ extension ImageModel {
     /// ``viewDidDisappear()`` starts again, a retry that waited runs, the animation plays on.
     public func viewDidAppear() {
         isOnScreen = true
+        observeMemoryPressure(false)
         playback.update { $0.update(.owner) { $0.onScreen = true } }
         if retryIsPending {
             retryIsPending = false

@@ -121,9 +121,9 @@ public final class ImageModel {
     @ObservationIgnored private var changeObservation: (key: String, observation: ImageChangeObservation)?
     /// The monitor whose memory-pressure events make an off-screen model let go of its image
     /// (``MemoryPressureMonitor/shared`` unless a test gives its own).
-    @ObservationIgnored var memoryPressureMonitor = MemoryPressureMonitor.shared {
-        didSet { observeMemoryPressure() }
-    }
+    @ObservationIgnored var memoryPressureMonitor = MemoryPressureMonitor.shared
+    /// Held only while the owning view is off screen: the models on screen, and those no view
+    /// shows, cost the monitor nothing.
     @ObservationIgnored private var memoryPressureObservation: MemoryPressureObservation?
     /// The running pipeline task, reachable from `deinit`.
     @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
@@ -139,7 +139,6 @@ public final class ImageModel {
     /// Makes an empty model that loads through `pipeline`.
     public init(pipeline: ImagePipeline = .shared) {
         self.pipeline = pipeline
-        observeMemoryPressure()
     }
 
     deinit {
@@ -219,7 +218,10 @@ public final class ImageModel {
 
     // MARK: Memory pressure
 
-    private func observeMemoryPressure() {
+    /// Hears memory pressure while the owning view is off screen (`on`), not otherwise.
+    func observeMemoryPressure(_ on: Bool) {
+        guard on else { return memoryPressureObservation = nil }
+        guard memoryPressureObservation == nil else { return }
         let model = WeakImageModel(self)
         memoryPressureObservation = memoryPressureMonitor.observe { _ in model.value?.memoryPressureDidOccur() }
     }

@@ -59,10 +59,8 @@ public final class VideoPlayback {
 
     /// The slots this playback's player takes one of.
     @ObservationIgnored private let slots: VideoPlayerSlots
-    /// The visibility last followed, to follow again when a slot frees.
-    @ObservationIgnored private var visibility = PlaybackVisibility()
-    /// Whether the clip could be seen at the last ``follow(_:)``: coming into sight again after a
-    /// failure tries once more.
+    /// Whether the clip could be seen at the last ``follow(_:)``: followed again when a slot
+    /// frees or on a retry; coming into sight again after a failure tries once more.
     @ObservationIgnored private var wasInSight = false
 
     /// Makes a playback of `video` that wants no player until told what the views can see; its
@@ -97,14 +95,21 @@ public final class VideoPlayback {
     public func retry() {
         guard error != nil else { return }
         error = nil
-        follow(visibility)
+        update(inSight: wasInSight)
     }
 
     /// Follows the visibility policy of the model's animations: a player while the clip can be
     /// seen and a slot is free.
     func follow(_ visibility: PlaybackVisibility) {
-        self.visibility = visibility
-        let inSight = visibility.wantsVideoPlayer
+        update(inSight: visibility.wantsVideoPlayer)
+    }
+
+    /// A player slot came free while this playback waited for one.
+    func slotDidFree() {
+        update(inSight: wasInSight)
+    }
+
+    private func update(inSight: Bool) {
         if inSight, !wasInSight, error != nil { error = nil }  // back in sight: try again
         wasInSight = inSight
         if inSight, error == nil, slots.claim(for: self) {
@@ -113,11 +118,6 @@ public final class VideoPlayback {
             if !inSight || error != nil { slots.release(self) }
             apply(wantsPlayer: false)
         }
-    }
-
-    /// A player slot came free while this playback waited for one.
-    func slotDidFree() {
-        follow(visibility)
     }
 
     /// The playback is no longer shown (another image replaced it): its slot goes.

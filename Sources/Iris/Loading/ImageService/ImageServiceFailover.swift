@@ -53,13 +53,12 @@ final class ImageServiceHealth: Sendable {
     /// `nil` when the request should ask the service (it may be the probe after a cool-off);
     /// otherwise the failure it is skipped for.
     func skipReason() -> ImageError? {
-        let now = clock.now()
-        return state.withLock { state in
+        state.withLock { state in
             switch state {
             case .up:
-                return nil
+                return nil  // the usual case: no clock read
             case .down(let until, let because):
-                guard now >= until else { return because }
+                guard clock.now() >= until else { return because }
                 state = .probing(because: because)
                 return nil
             case .probing(let because):
@@ -82,9 +81,9 @@ final class ImageServiceHealth: Sendable {
     /// The error a load fails with, without asking the signer, while it is cooling off after
     /// throwing; `nil` when the URL may be made.
     func signerFailure() -> ImageError? {
-        let now = clock.now()
-        return signer.withLock { failure in
-            guard let current = failure, now < current.until else {
+        signer.withLock { failure in
+            guard let current = failure else { return nil }  // the usual case: no clock read
+            guard clock.now() < current.until else {
                 failure = nil
                 return nil
             }
