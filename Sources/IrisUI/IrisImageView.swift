@@ -189,8 +189,6 @@ public final class IrisImageView: PlatformView {
     }
 
     private func configure() {
-        model.slotContentMode = viewContentMode.decodeMode
-        settings.contentMode = viewContentMode.decodeMode
         #if os(tvOS)
         layer.masksToBounds = false  // the focus lift grows the image past the bounds
         #elseif canImport(UIKit)
@@ -203,9 +201,7 @@ public final class IrisImageView: PlatformView {
         setAccessibilityRole(.image)
         #endif
         observeAutoplayPreferences()
-        #if canImport(AppKit) && !canImport(UIKit)
-        applyContentMode()
-        #endif
+        contentModeDidChange()
         placeholderView.frame = bounds
         placeholderView.configureAsPlaceholder()
         addSubview(placeholderView)

@@ -1,5 +1,3 @@
-import Observation
-
 /// How many clips may have a player at once (``VideoPlayback``): a player holds a hardware video
 /// decoder, and a device has few (AVFoundation fails players beyond them). A playback that can be
 /// seen claims a slot; when none is free it shows its poster and waits, first come first served,
