@@ -62,11 +62,11 @@ public final class MemoryPressureMonitor: Sendable {
     /// ``observe(_:)``) and trims the caches once more, so that what those views held and the
     /// caches kept goes too. Reported on the main thread, all of it happens before this returns.
     public func report(_ pressure: MemoryPressure) {
-        trimCaches(for: pressure)
-        guard observers.withLock({ !$0.isEmpty }) else { return }
+        guard observers.withLock({ !$0.isEmpty }) else { return trimCaches(for: pressure) }
         if Thread.isMainThread {
             MainActor.assumeIsolated { relieve(pressure) }
         } else {
+            trimCaches(for: pressure)  // at once; again once the observers have let go
             Task { @MainActor in self.relieve(pressure) }
         }
     }

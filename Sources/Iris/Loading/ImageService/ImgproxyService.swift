@@ -43,7 +43,7 @@ public struct ImgproxyService: ImageService {
     /// Whether the service keeps an animated GIF or APNG moving in its rendition: imgproxy and
     /// Iris Server do (an animated WebP or GIF), unless told otherwise.
     public let keepsAnimations: Bool
-    let signatures = SignatureCache()
+    private let signatures = SignatureCache()
 
     /// A service at `baseURL`.
     /// - Parameters:
