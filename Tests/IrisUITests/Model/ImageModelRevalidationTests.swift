@@ -78,7 +78,10 @@ struct ImageModelRevalidationTests {
             #expect(await modelEventually { server.requestCount("/a.png") == 2 })
             server.release("/a.png")
             #expect(await modelEventually { pipeline.inFlightCount == 0 })
-            #expect(phases.kinds == [.loading, .success])
+            // A disk read may finish before `load` returns (then no loading phase is seen); either
+            // way one image is shown once and the 304 changes nothing.
+            #expect(phases.kinds.drop { $0 == .loading } == [.success])
+            #expect(phases.phases.filter { $0.kind == .success }.count == 1)
             #expect(model.resultCount == 1)
         }
     }

@@ -128,8 +128,10 @@ struct ViewLogicTests {
 
         // A request with its own target size loads at once, whatever the layout.
         let sized = ImageModel(pipeline: ImagePipeline(configuration: .init()))
-        sized.loadForView(ImageRequest(source: .data(id: "p") { photo }, targetSize: CGSize(width: 30, height: 30)))
+        let gate = PipelineGate()  // the data arrives only after the loading phase is checked
+        sized.loadForView(ImageRequest(source: .data(id: "p") { await gate.wait(); return photo }, targetSize: CGSize(width: 30, height: 30)))
         #expect(sized.phase.isLoading)
+        gate.open()
         #expect(await modelSettled(sized))
         #expect(sized.phase.loadedImage?.bitmap.size == PixelSize(width: 30, height: 20))
         sized.viewLayoutDidChange(slot: ImageSlot(width: 500, height: 500), displayScale: 2)

@@ -98,9 +98,11 @@ struct ViewRuntimeTests {
     func openSlotLoadsNaturalSize() async throws {
         let photo = try Self.png(width: 300, height: 200, seed: 11)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
-        model.loadForView(ImageRequest(source: .data(id: "natural") { photo }, scale: 2))
+        let gate = PipelineGate()  // the data arrives only after the loading phase is checked
+        model.loadForView(ImageRequest(source: .data(id: "natural") { await gate.wait(); return photo }, scale: 2))
         model.viewLayoutDidChange(slot: ImageSlot(measured: .zero), displayScale: 3)
         #expect(model.phase.isLoading)
+        gate.open()
         #expect(await modelSettled(model))
         #expect(model.phase.loadedImage?.bitmap.size == PixelSize(width: 300, height: 200))
         #expect(model.phase.loadedImage?.scale == 2)  // the request's scale, as AsyncImage(url:scale:)
@@ -426,9 +428,10 @@ struct ViewRuntimeTests {
             #expect(clock.sleeperCount == 0)
             clock.advance(by: .seconds(60))
             #expect(server.requestCount("/flaky.png") == 1 && model.phase.kind == .failure)
-            server.serve("/flaky.png", data: png, contentType: "image/png")
+            server.serve("/flaky.png", TestHTTPRoute(body: png, contentType: "image/png", isGated: true))
             model.viewDidAppear()
             #expect(model.phase.isLoading)
+            server.release("/flaky.png")
             #expect(await modelSettled(model))
             #expect(model.phase.kind == .success && server.requestCount("/flaky.png") == 2)
         }
