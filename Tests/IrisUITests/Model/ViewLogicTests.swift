@@ -129,7 +129,12 @@ struct ViewLogicTests {
         // A request with its own target size loads at once, whatever the layout.
         let sized = ImageModel(pipeline: ImagePipeline(configuration: .init()))
         let gate = PipelineGate()  // the data arrives only after the loading phase is checked
-        sized.loadForView(ImageRequest(source: .data(id: "p") { await gate.wait(); return photo }, targetSize: CGSize(width: 30, height: 30)))
+        sized.loadForView(
+            ImageRequest(
+                source: .data(id: "p") {
+                    await gate.wait()
+                    return photo
+                }, targetSize: CGSize(width: 30, height: 30)))
         #expect(sized.phase.isLoading)
         gate.open()
         #expect(await modelSettled(sized))

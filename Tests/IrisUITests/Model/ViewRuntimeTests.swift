@@ -99,7 +99,12 @@ struct ViewRuntimeTests {
         let photo = try Self.png(width: 300, height: 200, seed: 11)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         let gate = PipelineGate()  // the data arrives only after the loading phase is checked
-        model.loadForView(ImageRequest(source: .data(id: "natural") { await gate.wait(); return photo }, scale: 2))
+        model.loadForView(
+            ImageRequest(
+                source: .data(id: "natural") {
+                    await gate.wait()
+                    return photo
+                }, scale: 2))
         model.viewLayoutDidChange(slot: ImageSlot(measured: .zero), displayScale: 3)
         #expect(model.phase.isLoading)
         gate.open()
