@@ -132,8 +132,8 @@ private struct AwaitingDecoder: AsyncImageDecoding {
         ImageHeader(format: Self.format, width: Self.size.width, height: Self.size.height, hasAlpha: false)
     }
 
-    func asyncDecode(_ data: Data, context: DecodeContext) async throws(ImageError) -> Bitmap {
+    func asyncDecode(_ data: Data, context: DecodeContext) async throws(ImageError) -> DecodedStill {
         await gate.enter()
-        return Bitmap(width: context.outputSize.width, height: context.outputSize.height, format: .rgba8)
+        return DecodedStill(bitmap: Bitmap(width: context.outputSize.width, height: context.outputSize.height, format: .rgba8))
     }
 }

@@ -5,13 +5,14 @@ import Foundation
 /// ``ImageDecoderRegistry/decodeAwaiting(_:options:)``. Its synchronous ``ImageDecoding``
 /// methods cannot honour the call without blocking a thread, so they throw an error that says
 /// where such a file can be decoded.
-package protocol AsyncImageDecoding: ImageDecoding {
+protocol AsyncImageDecoding: ImageDecoding {
     /// Reads the header (the orientation may be left `.up`: it is asked of
     /// ``ImageDecoding/orientation(in:releasingInput:)``).
     func asyncHeader(of data: Data) async throws(ImageError) -> ImageHeader
 
-    /// Decodes the still at exactly `context.outputSize`, as ``ImageDecoding/decode(_:context:)``.
-    func asyncDecode(_ data: Data, context: DecodeContext) async throws(ImageError) -> Bitmap
+    /// Decodes the still at exactly `context.outputSize`, as ``ImageDecoding/decode(_:context:)``
+    /// (a video's poster with the time of its frame).
+    func asyncDecode(_ data: Data, context: DecodeContext) async throws(ImageError) -> DecodedStill
 }
 
 extension ImageDecoderRegistry {

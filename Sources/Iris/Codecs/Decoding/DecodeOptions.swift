@@ -31,9 +31,6 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Which frame of a video is its still image (``LoadedImage/bitmap``): set by the registry
     /// from its ``ImageDecoderRegistry/videoPoster``.
     var videoPoster: VideoPoster = .firstNonBlack
-    /// Where a video decoder writes the time of the poster it chose (set by the registry for a
-    /// video's decode; read into ``EncodedVideo/posterSeconds``).
-    var posterTime = VideoPosterTime.none
 
     /// Makes options.
     public init(

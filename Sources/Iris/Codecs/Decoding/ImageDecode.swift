@@ -92,21 +92,22 @@ struct ImageDecode: Sendable {
             let source = try decoder.animationSource(for: data, limits: options.limits),
             source.frameCount > 1 || (source.frameCount == 1 && header.frameCount == 1)
         {
-            var image = try animation(source, header: header, options: options)
-            image.video = video(header: header, options: options)
-            return image
+            return try animation(source, header: header, options: options)
         }
         var context = try stillContext(header: header, options: options)
         context.releaseConsumedInput = releasingInput
-        return finishStill(try decoder.decode(data, context: context), context: context)
+        let still =
+            if let poster = decoder as? any PosterDecoding {
+                try poster.decodePoster(data, context: context)
+            } else {
+                DecodedStill(bitmap: try decoder.decode(data, context: context))
+            }
+        return finishStill(still, context: context)
     }
 
-    /// The options for a file with `header`, once the limits allow it: a video's decoder is
-    /// given where to write its poster's time.
+    /// The options for a file with `header`, once the limits allow it.
     func checked(_ header: ImageHeader) throws(ImageError) -> DecodeOptions {
         try options.limits.check(header)
-        var options = options
-        options.posterTime = header.isVideo ? .recording() : .none
         return options
     }
 
@@ -123,22 +124,22 @@ struct ImageDecode: Sendable {
 
     /// A decoded still made what the caller gets: its colour converted (at the output size,
     /// before orientation: the least work), turned upright, with the clip of a video.
-    func finishStill(_ decoded: Bitmap, context: DecodeContext) -> LoadedImage {
+    func finishStill(_ decoded: DecodedStill, context: DecodeContext) -> LoadedImage {
         let header = context.header
         let orientation = context.options.appliesOrientation ? header.orientation : .up
-        var bitmap = colorManagement.apply(to: decoded)
+        var bitmap = colorManagement.apply(to: decoded.bitmap)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(
             bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
             orientation: header.orientation, isPreview: context.options.allowsPartialData,
-            video: video(header: header, options: context.options))
+            video: video(header: header, options: context.options, posterSeconds: decoded.posterSeconds))
     }
 
-    /// The clip a video's poster stands for, kept with it so that a view can play it; `nil` for
-    /// an image, and for a preview of data still arriving.
-    private func video(header: ImageHeader, options: DecodeOptions) -> EncodedVideo? {
+    /// The clip a video's poster stands for, kept with it so that a view can play it from the
+    /// poster's frame; `nil` for an image, and for a preview of data still arriving.
+    private func video(header: ImageHeader, options: DecodeOptions, posterSeconds: Double) -> EncodedVideo? {
         guard header.isVideo, !options.allowsPartialData else { return nil }
-        return EncodedVideo(data: data, format: header.format, posterSeconds: options.posterTime.seconds)
+        return EncodedVideo(data: data, format: header.format, posterSeconds: posterSeconds)
     }
 
     /// Frame 0 of `source` at the target, and the lazy animation of all its frames.
@@ -162,7 +163,8 @@ struct ImageDecode: Sendable {
             bufferBytes: options.animationBufferBytes, first: first)
         // The still is frame 0 unless the source picks another (a video's poster).
         let poster = try (source as? any PosterFrameSource)?.posterFrame(frameSize: output, first: first, options: options)
-        let still = poster ?? first
-        return LoadedImage(bitmap: still, animation: animation, format: header.format, sourceSize: canvas)
+        var image = LoadedImage(bitmap: poster?.bitmap ?? first, animation: animation, format: header.format, sourceSize: canvas)
+        image.video = video(header: header, options: options, posterSeconds: poster?.posterSeconds ?? 0)
+        return image
     }
 }

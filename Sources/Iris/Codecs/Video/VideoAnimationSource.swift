@@ -47,10 +47,10 @@ struct VideoAnimationSource: PosterFrameSource {
 
     /// The first frame that is not black (or the frame at the time asked for), when it is not
     /// frame 0.
-    func posterFrame(frameSize: PixelSize, first: Bitmap, options: DecodeOptions) throws(ImageError) -> Bitmap? {
+    func posterFrame(frameSize: PixelSize, first: Bitmap, options: DecodeOptions) throws(ImageError) -> DecodedStill? {
         if options.videoPoster == .firstNonBlack && !VideoPoster.isBlack(first) { return nil }
         let reader = try FFmpegVideoReader(data: data, format: format, timeLimit: timeLimit)
-        return try VideoDecoder.poster(reader, shownOutput: frameSize, choice: options.videoPoster, posterTime: options.posterTime)
+        return try VideoDecoder.poster(reader, shownOutput: frameSize, choice: options.videoPoster)
     }
 
     /// The seconds from the stream's start at which frame `index` is shown.

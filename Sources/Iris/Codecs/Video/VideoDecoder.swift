@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Limits: resolution, duration and frame count are checked from the header before any frame
 /// is decoded; every call into FFmpeg stops at ``DecodingLimits/maxDecodingTime``.
-struct VideoDecoder: ImageDecoding {
+struct VideoDecoder: PosterDecoding {
     /// Makes a decoder.
     init() {}
 
@@ -38,11 +38,14 @@ struct VideoDecoder: ImageDecoding {
 
     /// The poster at exactly `context.outputSize`.
     func decode(_ data: Data, context: DecodeContext) throws(ImageError) -> Bitmap {
+        try decodePoster(data, context: context).bitmap
+    }
+
+    /// The poster at exactly `context.outputSize`, with its frame's time.
+    func decodePoster(_ data: Data, context: DecodeContext) throws(ImageError) -> DecodedStill {
         let reader = try Self.open(data, limits: context.options.limits)
         try Self.check(reader.info, format: reader.format, limits: context.options.limits)
-        return try Self.poster(
-            reader, shownOutput: context.outputSize, choice: context.options.videoPoster,
-            posterTime: context.options.posterTime)
+        return try Self.poster(reader, shownOutput: context.outputSize, choice: context.options.videoPoster)
     }
 
     /// Every frame, when the video has more than one.
@@ -85,14 +88,14 @@ struct VideoDecoder: ImageDecoding {
 
     /// The poster frame at `shownOutput` (turned upright): the first non-black frame within the
     /// search window, or the one shown at a time.
-    /// The chosen frame's time is written to `time`.
+    /// The chosen frame comes with its own time.
     static func poster(
-        _ reader: FFmpegVideoReader, shownOutput: PixelSize, choice: VideoPoster,
-        posterTime: VideoPosterTime
-    ) throws(ImageError) -> Bitmap {
+        _ reader: FFmpegVideoReader, shownOutput: PixelSize, choice: VideoPoster
+    ) throws(ImageError) -> DecodedStill {
         let orientation = reader.info.orientation
         let storedOutput = orientation.swapsDimensions ? shownOutput.transposed : shownOutput
         var chosen: Bitmap?
+        var chosenSeconds = 0.0  // the first frame's, if all are black
         switch choice {
         case .firstNonBlack:
             // The first frames, one at a time: each comes out as soon as it is decoded.
@@ -103,7 +106,7 @@ struct VideoDecoder: ImageDecoding {
                 let first = try reader.scaledFrame(to: storedOutput)
                 chosen = first  // the first frame, if all are black
                 if !VideoPoster.isBlack(first) {
-                    posterTime.seconds = reader.frameSeconds ?? 0
+                    chosenSeconds = reader.frameSeconds ?? 0
                     break
                 }
             }
@@ -121,7 +124,7 @@ struct VideoDecoder: ImageDecoding {
                 looked += 1
                 if !VideoPoster.isBlack(bitmap) {
                     chosen = bitmap
-                    posterTime.seconds = reader.frameSeconds ?? 0
+                    chosenSeconds = reader.frameSeconds ?? 0
                     break
                 }
                 if looked >= VideoPoster.searchFrames || (reader.frameSeconds ?? 0) >= VideoPoster.searchSeconds { break }
@@ -135,7 +138,7 @@ struct VideoDecoder: ImageDecoding {
             while try reader.decodeNextFrame() {
                 guard let time = reader.frameSeconds, time < seconds - 1e-6 else {
                     chosen = try reader.scaledFrame(to: storedOutput)
-                    posterTime.seconds = reader.frameSeconds ?? seconds
+                    chosenSeconds = reader.frameSeconds ?? seconds
                     break
                 }
                 reader.holdFrame()
@@ -143,11 +146,11 @@ struct VideoDecoder: ImageDecoding {
             }
             if chosen == nil, let heldSeconds {
                 chosen = try reader.scaledFrame(to: storedOutput, held: true)
-                posterTime.seconds = heldSeconds
+                chosenSeconds = heldSeconds
             }
         }
         guard let chosen else { throw reader.noFrameError() }
-        return orientation == .up ? chosen : chosen.oriented(orientation)
+        return DecodedStill(bitmap: orientation == .up ? chosen : chosen.oriented(orientation), posterSeconds: chosenSeconds)
     }
 }
 

@@ -63,28 +63,3 @@ extension VideoPoster {
     /// Seconds between two frames looked at when seeking for the first non-black one.
     static let seekStep = 0.25
 }
-
-/// The time of the poster a video decoder chose, written by the decoder and read by the registry
-/// that keeps the clip beside its poster (``EncodedVideo/posterSeconds``), so a view's player
-/// starts at the frame already shown. Carried in ``DecodeOptions`` without taking part in its
-/// equality: it is where a result goes, not what is asked.
-package struct VideoPosterTime: Sendable, Hashable {
-    private let box: LockedState<Double>?
-
-    private init(box: LockedState<Double>?) { self.box = box }
-
-    /// Nowhere to write (a decode that is not a video's).
-    package static let none = VideoPosterTime(box: nil)
-
-    /// A new place to write a poster's time, 0 until written.
-    package static func recording() -> VideoPosterTime { VideoPosterTime(box: LockedState(0)) }
-
-    /// The time written, in seconds (0 when none was).
-    package var seconds: Double {
-        get { box?.withLock { $0 } ?? 0 }
-        nonmutating set { box?.withLock { $0 = newValue } }
-    }
-
-    package static func == (lhs: VideoPosterTime, rhs: VideoPosterTime) -> Bool { true }
-    package func hash(into hasher: inout Hasher) {}
-}

@@ -45,7 +45,7 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
     }
 
     /// The poster at exactly `context.outputSize`.
-    func asyncDecode(_ data: Data, context: DecodeContext) async throws(ImageError) -> Bitmap {
+    func asyncDecode(_ data: Data, context: DecodeContext) async throws(ImageError) -> DecodedStill {
         let video = try Self.video(in: data)
         let options = context.options
         let asset = try InMemoryVideoAsset(video)
@@ -54,7 +54,7 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
         return try await Self.poster(
             of: asset, format: video.format, output: context.outputSize,
             times: options.videoPoster.seekSeconds(duration: track.duration),
-            management: options.colorManagement ?? .platformDefault, posterTime: options.posterTime)
+            management: options.colorManagement ?? .platformDefault)
     }
 
     /// What a synchronous call for a video gets on Apple platforms.
@@ -76,14 +76,14 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
     /// at `output`.
     private static func poster(
         of asset: InMemoryVideoAsset, format: ImageFormat, output: PixelSize, times: [Double],
-        management: ColorManagement, posterTime: VideoPosterTime
-    ) async throws(ImageError) -> Bitmap {
+        management: ColorManagement
+    ) async throws(ImageError) -> DecodedStill {
         let generator = AVAssetImageGenerator(asset: asset.asset)
         generator.appliesPreferredTrackTransform = true
         generator.maximumSize = CGSize(width: output.width, height: output.height)
         generator.requestedTimeToleranceBefore = .zero
         generator.requestedTimeToleranceAfter = CMTime(seconds: VideoPoster.seekStep / 2, preferredTimescale: 600)
-        var chosen: Bitmap?
+        var chosen: DecodedStill?  // the first frame, if all are black
         for seconds in times {
             if Task.isCancelled { throw .cancelled }
             let image: CGImage
@@ -107,14 +107,9 @@ struct AVFoundationVideoDecoder: AsyncImageDecoding {
                 throw .decodingFailed(format: format, reason: "could not create a bitmap context")
             }
             bitmap.colorSpace = tag
-            if chosen == nil {  // the first frame, if all are black
-                chosen = bitmap
-                posterTime.seconds = frameSeconds
-            }
-            if !VideoPoster.isBlack(bitmap) {
-                posterTime.seconds = frameSeconds
-                return bitmap
-            }
+            let still = DecodedStill(bitmap: bitmap, posterSeconds: frameSeconds)
+            if chosen == nil { chosen = still }
+            if !VideoPoster.isBlack(bitmap) { return still }
         }
         guard let chosen else { throw .decodingFailed(format: format, reason: "the video has no frame") }
         return chosen
