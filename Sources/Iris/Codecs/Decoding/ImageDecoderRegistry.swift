@@ -8,8 +8,13 @@ import Foundation
 /// colour management (``ColorManagement``) and orientation. The four settings below are those
 /// rules' defaults for every decode the registry runs.
 public struct ImageDecoderRegistry: Sendable {
-    /// Decoders, first match wins.
-    public var decoders: [any ImageDecoding]
+    /// Decoders, first match wins. Each decoder's ``ImageDecoding/formats`` are read when it is
+    /// added.
+    public var decoders: [any ImageDecoding] {
+        didSet { decoderByFormat = Self.index(decoders) }
+    }
+    /// For each format some decoder reads, the first such decoder.
+    private var decoderByFormat: [ImageFormat: any ImageDecoding]
     /// Decode every image with ``DecodeOptions/keepsStraightAlpha`` set, whatever the options
     /// say: for a pipeline whose images are re-encoded rather than shown (`iris convert`).
     public var keepsStraightAlpha = false
@@ -27,7 +32,19 @@ public struct ImageDecoderRegistry: Sendable {
     public var decodesAnimations = true
 
     /// Makes a registry of `decoders`.
-    public init(decoders: [any ImageDecoding]) { self.decoders = decoders }
+    public init(decoders: [any ImageDecoding]) {
+        self.decoders = decoders
+        decoderByFormat = Self.index(decoders)
+    }
+
+    /// The first decoder of each format.
+    private static func index(_ decoders: [any ImageDecoding]) -> [ImageFormat: any ImageDecoding] {
+        var index: [ImageFormat: any ImageDecoding] = [:]
+        for decoder in decoders {
+            for format in decoder.formats where index[format] == nil { index[format] = decoder }
+        }
+        return index
+    }
 
     /// Adds `decoder` ahead of the others: it is asked first to recognise a file, and wins for
     /// the formats it reads.
@@ -39,14 +56,18 @@ public struct ImageDecoderRegistry: Sendable {
 
     /// The decoder for `format`, if any.
     public func decoder(for format: ImageFormat) -> (any ImageDecoding)? {
-        decoders.first { $0.formats.contains(format) }
+        decoderByFormat[format]
     }
 
-    /// The format of `data`: by the first decoder that recognises it by its own rule, else by
-    /// Iris's sniffer (``ImageFormat/unknown`` when nothing matches).
+    /// The format of `data`: by Iris's sniffer when it knows the format and a decoder reads it
+    /// (only that decoder is asked anything), else by the first decoder that recognises it by its
+    /// own rule (``ImageDecoding/format(of:)``: a video container, a format of a plug-in), else
+    /// what the sniffer said (``ImageFormat/unknown`` when nothing matches).
     public func format(of data: Data) -> ImageFormat {
+        let sniffed = FormatSniffer.format(of: data)
+        if sniffed != .unknown, decoderByFormat[sniffed] != nil { return sniffed }
         for decoder in decoders { if let format = decoder.format(of: data) { return format } }
-        return FormatSniffer.format(of: data)
+        return sniffed
     }
 
     /// The format of `data` and its decoder.

@@ -220,13 +220,13 @@ extension FetchDataStage {
         for (field, value) in conditions { request.setValue(value, forHTTPHeaderField: field) }
         var data = Data()
         var total: Int?
-        var scans = JPEGScanCounter()
         let configuration = graph.configuration
+        // Previews are made of progressive JPEG scans, counted only when previews are asked for.
+        var scans = configuration.isProgressiveDecodingEnabled ? JPEGScanCounter() : nil
         let clock = graph.caches.http.now
         let requestTime = clock()
         var metadata: HTTPCacheMetadata?
         let limit = configuration.maxDataBytes
-        let reportsPartialData = configuration.isProgressiveDecodingEnabled
         let resumable = ResumableLoad(
             request: request, loader: configuration.dataLoader, store: configuration.resumableData,
             byteLimit: limit)
@@ -253,7 +253,7 @@ extension FetchDataStage {
                     }
                     data.append(chunk)
                     publish(ImageTask.Progress(completed: data.count, total: total))
-                    if reportsPartialData, scans.append(chunk) { publishPartial(data) }
+                    if scans?.append(chunk) == true { publishPartial(data) }
                 }
             }
         } catch let error as ImageError {
