@@ -1,6 +1,6 @@
 #if canImport(CPNG)
 import Foundation
-import Iris
+@testable import Iris
 
 /// Writes APNGs: each frame's pixels are compressed by libpng (through ``PNGWriter``), and its
 /// IDAT data is put into the APNG chunks (acTL, fcTL, fdAT) around it.

@@ -1,5 +1,5 @@
 import Foundation
-import Iris
+@testable import Iris
 import IrisSamples
 import Testing
 

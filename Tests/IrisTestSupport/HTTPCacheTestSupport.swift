@@ -1,5 +1,5 @@
 import Foundation
-import Iris
+@testable import Iris
 import IrisSamples
 
 // Helpers for tests of HTTP caching: a wall clock the test moves, distinct real images, and a

@@ -1,6 +1,6 @@
 #if canImport(CPNG)
 import Foundation
-import Iris
+@testable import Iris
 import IrisSamples
 
 /// A PNG test input: its samples as written, and the pixels a decoder must produce for them.

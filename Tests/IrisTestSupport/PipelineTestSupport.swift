@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Iris
+@testable import Iris
 import IrisSamples
 
 // Test doubles for the pipeline's mechanics: a trivial image format with a counting decoder, a

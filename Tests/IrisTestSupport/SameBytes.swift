@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Iris
+@testable import Iris
 
 // Large buffers are never compared with `#expect(a == b)`: on a failure Swift Testing diffs the
 // two collections (quadratic), which can hold a cooperative thread for minutes. These compare

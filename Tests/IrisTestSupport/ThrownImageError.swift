@@ -1,5 +1,5 @@
 import Testing
-import Iris
+@testable import Iris
 
 /// The ``ImageError`` `body` throws, or `nil` when it throws nothing; any other error is recorded
 /// as a test issue (Iris throws only `ImageError`).

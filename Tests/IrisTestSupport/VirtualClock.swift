@@ -1,4 +1,4 @@
-import Iris
+@testable import Iris
 
 /// A clock that moves only when a test calls ``advance(by:)``: sleepers wake when their deadline
 /// has been passed.

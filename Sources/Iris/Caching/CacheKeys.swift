@@ -85,11 +85,12 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the two images are made from the same source's data (at any size, with any
     /// processors): what a view may keep showing while a larger decode of it loads.
-    package func hasSameData(as other: ImageCacheKey) -> Bool { data.isSameSource(as: other.data) }
+    public func hasSameData(as other: ImageCacheKey) -> Bool { data.isSameSource(as: other.data) }
 
     /// What images of one source share whatever size they were decoded at: the data, the
-    /// orientation switch and the processors.
-    package struct Source: Hashable, Sendable {
+    /// orientation switch and the processors. Two images with equal sources differ only in
+    /// their decode size (a view may show one in place of the other while it decodes).
+    public struct Source: Hashable, Sendable {
         /// The source's own data key (its rendition left out).
         let data: DataKey
         let skipsOrientation: Bool
@@ -97,7 +98,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This key without its decode size.
-    package var source: Source { Source(data: data.original, skipsOrientation: skipsOrientation, processors: processors) }
+    public var source: Source { Source(data: data.original, skipsOrientation: skipsOrientation, processors: processors) }
 
     /// Hashes what tells images apart in few steps: the source's name, the target and switches
     /// packed in two words, then any processors. A memory hit hashes its key once per lookup;

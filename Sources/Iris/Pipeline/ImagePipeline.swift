@@ -63,7 +63,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// ``task(for:)`` with `request`'s keys already derived.
-    package func task(for request: ImageRequest, keys: RequestKeys) -> ImageTask {
+    func task(for request: ImageRequest, keys: RequestKeys) -> ImageTask {
         let task = ImageTask(request: request)
         if let cached = graph.usableImage(for: request, keys: keys) {
             task.complete(with: .success(cached))
@@ -102,32 +102,23 @@ public final class ImagePipeline: Sendable {
         graph.changeObservers.add(for: graph.keys(for: request).data, handler)
     }
 
-    /// The memory cache's image for `request` with its keys already derived, as HTTP's rules let
-    /// it be shown now: fresh, or stale but allowed while it is revalidated (which this starts);
-    /// `nil` for an image that must be revalidated before it is shown (see
-    /// ``Cache/image(for:)`` for the plain read).
-    package func cachedImage(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
-        graph.usableImage(for: request, keys: keys)
-    }
-
-    /// The memory cache's best image of `request`'s source with its keys already derived (see
-    /// ``Cache/imageOfSameSource(as:)``).
-    package func cachedImageOfSameSource(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
-        graph.caches.imageOfSameSource(for: request, keys: keys)
+    /// The memory cache's image for `request` as ``task(for:)`` would use it now, read
+    /// synchronously so a view can show it in the same frame: fresh under HTTP's rules (or
+    /// allowed by the request's cache policy), or stale but allowed to be shown while it is
+    /// revalidated (which this starts); `nil` for an image that must be revalidated before it
+    /// is shown. ``Cache/image(for:)`` is the plain read.
+    public func cachedImage(for request: ImageRequest) -> LoadedImage? {
+        graph.usableImage(for: request, keys: graph.keys(for: request))
     }
 
     // MARK: Keys
-
-    /// Every key of `request`, derived once (for callers that then read the cache and start a
-    /// task with the same keys).
-    package func keys(for request: ImageRequest) -> RequestKeys { graph.keys(for: request) }
 
     /// The key of `request`'s original data in the disk cache.
     public func dataKey(for request: ImageRequest) -> String { graph.keys(for: request).data.string }
 
     /// The key of `request`'s source itself: its ``dataKey(for:)`` without an image service's
     /// rendition, the same for every size the source is shown at.
-    package func sourceKey(for request: ImageRequest) -> String { graph.keys(for: request).data.original.string }
+    public func sourceKey(for request: ImageRequest) -> String { graph.keys(for: request).data.original.string }
 
     /// The key of `request`'s decoded, processed image in the memory cache.
     public func imageKey(for request: ImageRequest) -> ImageCacheKey { graph.keys(for: request).image }

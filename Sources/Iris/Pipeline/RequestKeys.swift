@@ -48,9 +48,9 @@ public struct ImageRequestIdentity: Hashable, Sendable {
 
 /// Every key of one request. The memory cache's key is derived first, on its own (a memory hit
 /// needs nothing else); each stage's key is made from it when that stage is subscribed to.
-package struct RequestKeys: Sendable {
+struct RequestKeys: Sendable {
     /// The memory cache's key.
-    package let image: ImageCacheKey
+    let image: ImageCacheKey
     /// The request's cache policy, part of every stage's key.
     let cachePolicy: ImageRequest.CachePolicy
     /// Whether the request may read the disk cache: its source goes through the data loader
@@ -66,7 +66,7 @@ package struct RequestKeys: Sendable {
     /// The process stage's key.
     var process: ProcessKey { ProcessKey(decode: decode, processors: image.processors) }
     /// What the request shows (see ``ImageRequestIdentity``).
-    package var identity: ImageRequestIdentity { ImageRequestIdentity(key: process) }
+    var identity: ImageRequestIdentity { ImageRequestIdentity(key: process) }
 
     /// The same keys for the fetch that follows a disk read: it loads without reading the disk
     /// again.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Detects every single-bit flip and every burst of up to 32 flipped bits; the disk cache uses
 /// it to find torn or damaged files.
-package enum CRC32 {
+enum CRC32 {
     /// The reflected polynomial.
     static let polynomial: UInt32 = 0xEDB8_8320
 
@@ -26,7 +26,7 @@ package enum CRC32 {
     }()
 
     /// The CRC of `bytes`, continuing from `crc` (the CRC of the bytes before; 0 to start).
-    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         tables.withUnsafeBufferPointer { table in
             var crc = ~crc
             var index = 0
@@ -50,7 +50,7 @@ package enum CRC32 {
     }
 
     /// The CRC of `bytes`, continuing from `crc`.
-    package static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing crc: UInt32 = 0) -> UInt32 {
+    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes, continuing crc: UInt32 = 0) -> UInt32 {
         if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }) {
             return result
         }

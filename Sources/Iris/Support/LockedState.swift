@@ -12,12 +12,12 @@ import Darwin
 /// see, so every access it guards is reported as a race (checked with a four-thread counter:
 /// Mutex gives reports, a pthread mutex none). A pthread mutex costs the same uncontended and
 /// keeps `swift test --sanitize=thread` meaningful.
-package final class LockedState<State>: @unchecked Sendable {
+final class LockedState<State>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
     /// Wraps `initial`.
-    package init(_ initial: State) {
+    init(_ initial: State) {
         state = initial
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -31,7 +31,7 @@ package final class LockedState<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state. Do not call back into the same lock.
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

@@ -55,6 +55,7 @@ struct DataSourceKeys {
 
     /// The key of the source with reload id `id` shown by a view made at `place`, and, if any,
     /// the shared `cacheKey` (see the type's summary).
+    @MainActor
     mutating func key(id: some Equatable & Sendable, cacheKey: String?, place: ViewPlace?) -> Key {
         if let cacheKey { return Key(string: cacheKey, isPrivate: false) }
         if let place, let hashable = id as? any Hashable {
@@ -78,7 +79,8 @@ struct DataSourceKeys {
 /// The keys of (place, id) pairs, shared by every view: made once per pair, never reused for
 /// another pair (a number that only grows is part of each key), and forgotten all at once when
 /// there are too many (a forgotten pair gets a new key: one miss, never a wrong image).
-final class PlaceKeyRegistry: Sendable {
+@MainActor
+final class PlaceKeyRegistry {
     static let shared = PlaceKeyRegistry(limit: 20_000)
 
     /// A place and an id; the id is `Sendable` by the initialisers' constraint.
@@ -88,23 +90,22 @@ final class PlaceKeyRegistry: Sendable {
     }
 
     private let limit: Int
-    private let state = LockedState<(keys: [PlacedID: String], next: Int)>(([:], 0))
+    private var keys: [PlacedID: String] = [:]
+    private var next = 0
 
     init(limit: Int) { self.limit = limit }
 
     /// The key of `id` at `place`.
     func key(place: ViewPlace, id: any Hashable) -> String {
         let placed = PlacedID(place: place, id: AnyHashable(id))
-        return state.withLock { state in
-            if let key = state.keys[placed] { return key }
-            if state.keys.count >= limit { state.keys.removeAll(keepingCapacity: true) }
-            state.next += 1
-            let key = "\u{1}iris.place.\(place).\(state.next)"
-            state.keys[placed] = key
-            return key
-        }
+        if let key = keys[placed] { return key }
+        if keys.count >= limit { keys.removeAll(keepingCapacity: true) }
+        next += 1
+        let key = "\u{1}iris.place.\(place).\(next)"
+        keys[placed] = key
+        return key
     }
 
     /// How many pairs are known.
-    var count: Int { state.withLock { $0.keys.count } }
+    var count: Int { keys.count }
 }

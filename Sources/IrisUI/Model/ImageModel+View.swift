@@ -17,7 +17,7 @@ extension ImageModel {
     public func load(_ request: ImageRequest, in slot: ImageSlot, displayScale: Double) {
         // The request's keys, derived once: its source (data, orientation, processors) is what
         // the decodes for this view, and the image shown, are compared by.
-        let source = pipeline.keys(for: request).image.source
+        let source = pipeline.imageKey(for: request).source
         let shownOfSource = imageShown(ofSource: source)
         let plan = sizing.plan(
             for: request, dataKey: source, in: slot, displayScale: displayScale,
@@ -37,7 +37,7 @@ extension ImageModel {
             // cache moves the image to the new key (its pixels are charged once).
             pipeline.cache.store(image, for: sized)
             self.request = sized
-            requestKeys = pipeline.keys(for: sized)
+            requestKeys = ShownRequestKeys(sized, pipeline: pipeline)
             if !privateEntries.isEmpty {
                 privateEntries.noteLoad(sized, dataKey: pipeline.dataKey(for: sized), pipeline: pipeline)
             }
@@ -49,7 +49,7 @@ extension ImageModel {
     private func imageShown(ofSource source: ImageCacheKey.Source) -> LoadedImage? {
         guard let image = phase.loadedImage, !image.isPreview, let shown = self.request else { return nil }
         // The keys of the request shown are kept while it is (a cancel forgets them: derived again).
-        let shownSource = requestKeys?.image.source ?? pipeline.keys(for: shown).image.source
+        let shownSource = requestKeys?.image.source ?? pipeline.imageKey(for: shown).source
         return shownSource == source ? image : nil
     }
 
@@ -70,8 +70,7 @@ extension ImageModel {
     /// its first layout then decodes again only if the slot needs more pixels. Without one,
     /// nothing of another request stays up, and the load waits for the layout.
     private func showBeforeLayout(_ request: ImageRequest) {
-        let keys = pipeline.keys(for: request)
-        guard let cached = pipeline.cachedImageOfSameSource(for: request, keys: keys) else {
+        guard let cached = pipeline.cache.imageOfSameSource(as: request) else {
             reset()
             sizing.viewRequest = request
             return
@@ -80,7 +79,7 @@ extension ImageModel {
         sizing.viewRequest = request
         sizing.naturalScale = request.scale
         self.request = request
-        requestKeys = keys
+        requestKeys = ShownRequestKeys(request, pipeline: pipeline)
         setPhase(.success(cached), animated: false)
     }
 
@@ -158,7 +157,7 @@ extension ImageModel {
         }
         guard isSuspended, let request else { return }
         isSuspended = false
-        start(request, keys: pipeline.keys(for: request))
+        start(request, keys: ShownRequestKeys(request, pipeline: pipeline))
     }
 
     /// The owning view's window became covered or visible again (`window`: macOS occlusion), or

@@ -88,13 +88,13 @@ public final class ImageModel {
         get { currentPriority }
         set {
             currentPriority = newValue
-            inFlight.task?.priority = newValue
+            inFlightTask?.priority = newValue
         }
     }
 
     private var currentPriority: ImageRequest.Priority = .normal
     /// Keys of ``request`` in the pipeline: what makes two requests "the same image".
-    @ObservationIgnored var requestKeys: RequestKeys?
+    @ObservationIgnored var requestKeys: ShownRequestKeys?
     /// Counts loads; events of an older load are dropped, so a replaced request never lands.
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var observer: Task<Void, Never>?
@@ -115,7 +115,7 @@ public final class ImageModel {
     /// The playing part: the animation player, the video playback, the visibility policy.
     @ObservationIgnored let playback = ModelPlayback()
     /// What this model cached under keys private to its view, removed when those keys die.
-    @ObservationIgnored nonisolated let privateEntries = PrivateCacheEntries()
+    @ObservationIgnored var privateEntries = PrivateCacheEntries()
     /// Hears when a revalidation replaces the bytes of what is shown (HTTP caching): the new
     /// image is then loaded and swapped in with no placeholder between.
     @ObservationIgnored private var changeObservation: (key: String, observation: ImageChangeObservation)?
@@ -125,8 +125,8 @@ public final class ImageModel {
     /// Held only while the owning view is off screen: the models on screen, and those no view
     /// shows, cost the monitor nothing.
     @ObservationIgnored private var memoryPressureObservation: MemoryPressureObservation?
-    /// The running pipeline task, reachable from `deinit`.
-    @ObservationIgnored nonisolated let inFlight = InFlightImageTask()
+    /// The running pipeline task.
+    @ObservationIgnored var inFlightTask: ImageTask?
     /// Sees every phase as it is set (tests record exact sequences with it).
     @ObservationIgnored var phaseObserver: ((ImagePhase) -> Void)?
 
@@ -141,8 +141,10 @@ public final class ImageModel {
         self.pipeline = pipeline
     }
 
-    deinit {
-        inFlight.cancel()
+    /// Cancels the load in flight and removes what was cached under keys private to the view,
+    /// on the main actor (where the model's state lives) wherever the last reference went.
+    isolated deinit {
+        inFlightTask?.cancel()
         privateEntries.removeAll()
     }
 
@@ -159,7 +161,7 @@ public final class ImageModel {
     /// ``load(_:)`` keeping ``naturalScale``.
     func show(_ request: ImageRequest?) {
         guard let request else { return reset() }
-        let keys = pipeline.keys(for: request)
+        let keys = ShownRequestKeys(request, pipeline: pipeline)
         if keys.identity == requestKeys?.identity, !isSuspended {
             switch phase {
             case .loading, .preview, .success, .failure: return
@@ -203,7 +205,7 @@ public final class ImageModel {
     public func retry() {
         guard let request else { return }
         switch phase {
-        case .failure, .empty: start(request, keys: pipeline.keys(for: request))
+        case .failure, .empty: start(request, keys: ShownRequestKeys(request, pipeline: pipeline))
         case .success: videoPlayback?.retry()
         case .loading, .preview: return
         }
@@ -239,7 +241,7 @@ public final class ImageModel {
 
     // MARK: Running a load
 
-    func start(_ request: ImageRequest, keys: RequestKeys, keepingShownImage: Bool = false) {
+    func start(_ request: ImageRequest, keys: ShownRequestKeys, keepingShownImage: Bool = false) {
         stopObserving()
         isSuspended = false
         retryIsPending = false
@@ -253,14 +255,14 @@ public final class ImageModel {
         if currentPriority != request.priority { currentPriority = request.priority }
         observeChanges(of: request)
 
-        if let hit = pipeline.cachedImage(for: request, keys: keys) {
+        if let hit = pipeline.cachedImage(for: request) {
             setPhase(.success(hit), animated: false)
             return
         }
         generation += 1
         let generation = generation
-        let task = pipeline.task(for: request, keys: keys)
-        inFlight.task = task
+        let task = pipeline.task(for: request)
+        inFlightTask = task
         if let result = task.result {  // raced into the memory cache: shown at once, as a hit
             finish(result, generation: generation, animated: false)
             return
@@ -352,7 +354,7 @@ public final class ImageModel {
 
     private func finish(_ result: Result<LoadedImage, ImageError>, generation: Int, animated: Bool) {
         guard generation == self.generation else { return }
-        inFlight.task = nil
+        inFlightTask = nil
         observer = nil
         stopPacingProgress()
         switch result {
@@ -396,7 +398,8 @@ public final class ImageModel {
         stopPacingProgress()
         retryTimer?.cancel()
         retryTimer = nil
-        inFlight.cancel()
+        inFlightTask?.cancel()
+        inFlightTask = nil
     }
 
     private func stopPacingProgress() {

@@ -73,7 +73,7 @@ struct ImageModelTests {
             #expect(await modelEventually { server.cancelledRequestCount("/slow.png") == 1 })
             server.release("/slow.png")
             // Nothing of the cancelled load is left to deliver: no task, and the phase stays.
-            #expect(model.inFlight.task == nil)
+            #expect(model.inFlightTask == nil)
             #expect(model.phase.kind == .empty)
         }
     }
@@ -130,7 +130,7 @@ struct ImageModelTests {
             _ = expectSameBytes(warm.phase.loadedImage?.bitmap, image.bitmap)
             #expect(!model.animatesPhaseChange)
             #expect(recorder.kinds == [.success])
-            #expect(model.inFlight.task == nil)
+            #expect(model.inFlightTask == nil)
             #expect(server.requestCount("/photo.png") == 1)
         }
     }
@@ -295,9 +295,9 @@ struct ImageModelTests {
             let model = ImageModel(pipeline: .modelTestPipeline())
             model.load(ImageRequest(url: server.url("/slow.png"), priority: .low))
             #expect(model.priority == .low)
-            #expect(model.inFlight.task?.priority == .low)
+            #expect(model.inFlightTask?.priority == .low)
             model.priority = .veryHigh
-            #expect(model.inFlight.task?.priority == .veryHigh)
+            #expect(model.inFlightTask?.priority == .veryHigh)
             server.release("/slow.png")
             #expect(await modelSettled(model))
         }

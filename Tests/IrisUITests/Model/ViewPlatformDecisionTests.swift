@@ -42,7 +42,7 @@ struct ViewPlatformDecisionTests {
             }
             #expect(image.bitmap.width >= 390 && image.bitmap.height >= 390 && image.bitmap.width < 800)  // covers the cell
             #expect(recorder.kinds == [.success])
-            #expect(model.inFlight.task == nil)
+            #expect(model.inFlightTask == nil)
         }
         #expect(decodes.count == requests.count)  // no cell decoded again
     }
@@ -88,7 +88,7 @@ struct ViewPlatformDecisionTests {
             #expect(first.bitmap.size == PixelSize(width: 384, height: 384))
             model.viewLayoutDidChange(slot: ImageSlot(width: 128, height: 100), displayScale: 3)  // the same pixels cover it
             #expect(model.phase.loadedImage?.bitmap.sharesStorage(with: first.bitmap) == true)
-            #expect(model.inFlight.task == nil)
+            #expect(model.inFlightTask == nil)
             model.viewLayoutDidChange(slot: ImageSlot(width: 200, height: 200), displayScale: 3)  // 600 px → 640
             #expect(model.phase.kind == .preview)  // the smaller stays up
             server.release(path(640))
@@ -173,7 +173,7 @@ struct ViewPlatformDecisionTests {
             // Laid out in a slot the image covers: kept, re-keyed, nothing loads.
             detail.viewLayoutDidChange(slot: ImageSlot(width: 290, height: 218), displayScale: 2)
             #expect(detail.phase.loadedImage?.bitmap.sharesStorage(with: listImage.bitmap) == true)
-            #expect(detail.inFlight.task == nil)
+            #expect(detail.inFlightTask == nil)
             #expect(recorder.kinds == [.success])
             #expect(server.requestCount("/detail.png") == 1)
             #expect(decodes.count == 1)

@@ -20,13 +20,13 @@ extension ImageDecoderRegistry {
     /// decoder whose work is asynchronous (``AsyncImageDecoding``) is awaited, header and
     /// decode together for at most ``DecodingLimits/maxDecodingTime``. What the pipeline's
     /// decode stage calls. The format is sniffed once, whichever way the decode goes.
-    package func decodeAwaiting(_ data: Data, options: DecodeOptions) async throws(ImageError) -> LoadedImage {
+    func decodeAwaiting(_ data: Data, options: DecodeOptions) async throws(ImageError) -> LoadedImage {
         try await decodeAwaiting(data, options: options, releasingInput: nil)
     }
 
     /// ``decode(contentsOf:options:)``, awaiting a decoder whose work is asynchronous: the file
     /// is mapped once either way.
-    package func decodeAwaiting(contentsOf url: URL, options: DecodeOptions) async throws(ImageError) -> LoadedImage {
+    func decodeAwaiting(contentsOf url: URL, options: DecodeOptions) async throws(ImageError) -> LoadedImage {
         guard hasAsyncDecoder else { return try decode(contentsOf: url, options: options) }
         let file = try MappedFile(url)
         return try await decodeAwaiting(file.data, options: options, releasingInput: { file.releasePages(before: $0) })

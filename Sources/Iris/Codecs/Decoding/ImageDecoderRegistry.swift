@@ -25,7 +25,7 @@ public struct ImageDecoderRegistry: Sendable {
     public var colorManagement: ColorManagement = .platformDefault
     /// Which frame of a video stands for it as a still: the first that is not black (the
     /// default), or the frame at a time (`iris thumbnail --at`).
-    package var videoPoster: VideoPoster = .firstNonBlack
+    public var videoPoster: VideoPoster = .firstNonBlack
     /// Whether an animated file comes with its ``LoadedImage/animation``; when not, only the
     /// still is decoded (the first frame, or a video's poster), without walking the frames: for
     /// a caller that writes stills (`iris thumbnail` without `--animated`).

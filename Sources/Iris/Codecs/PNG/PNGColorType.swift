@@ -1,6 +1,6 @@
 #if canImport(CPNG)
 /// A PNG colour type, with its value in IHDR.
-package enum PNGColorType: Int32, Sendable, CaseIterable {
+enum PNGColorType: Int32, Sendable, CaseIterable {
     case gray = 0
     case rgb = 2
     case palette = 3
@@ -8,7 +8,7 @@ package enum PNGColorType: Int32, Sendable, CaseIterable {
     case rgba = 6
 
     /// Samples per pixel as stored.
-    package var channels: Int {
+    var channels: Int {
         switch self {
         case .gray, .palette: 1
         case .grayAlpha: 2
@@ -18,7 +18,7 @@ package enum PNGColorType: Int32, Sendable, CaseIterable {
     }
 
     /// The bit depths the PNG specification allows for this colour type.
-    package var legalBitDepths: [Int] {
+    var legalBitDepths: [Int] {
         switch self {
         case .gray: [1, 2, 4, 8, 16]
         case .palette: [1, 2, 4, 8]
@@ -27,7 +27,7 @@ package enum PNGColorType: Int32, Sendable, CaseIterable {
     }
 
     /// Bytes of one packed row of `width` pixels at `bitDepth`.
-    package func rowBytes(width: Int, bitDepth: Int) -> Int {
+    func rowBytes(width: Int, bitDepth: Int) -> Int {
         (width * channels * bitDepth + 7) / 8
     }
 }

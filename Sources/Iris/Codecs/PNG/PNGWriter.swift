@@ -4,7 +4,7 @@ import Foundation
 
 /// A tRNS chunk: alpha per palette entry, or one fully transparent grey level or colour
 /// (samples at the image's bit depth).
-package enum PNGTransparency: Sendable, Hashable {
+enum PNGTransparency: Sendable, Hashable {
     case paletteAlpha([UInt8])
     case gray(UInt16)
     case rgb(red: UInt16, green: UInt16, blue: UInt16)
@@ -13,12 +13,12 @@ package enum PNGTransparency: Sendable, Hashable {
 /// Writes PNGs of any colour type and bit depth from raw packed sample rows (PNG's own row
 /// layout: samples big-endian, low bit depths packed from the high bit). Tests use it to make
 /// inputs of every kind; ``PNGEncoder`` writes bitmaps through the same session.
-package enum PNGWriter {
+enum PNGWriter {
     /// One palette entry.
-    package typealias PaletteEntry = (red: UInt8, green: UInt8, blue: UInt8)
+    typealias PaletteEntry = (red: UInt8, green: UInt8, blue: UInt8)
 
     /// A PNG from `rows` (`height` of them, each at least `colorType.rowBytes(width:bitDepth:)` long).
-    package static func write(
+    static func write(
         width: Int, height: Int, colorType: PNGColorType, bitDepth: Int, rows: [[UInt8]],
         palette: [PaletteEntry] = [], trns: PNGTransparency? = nil, interlaced: Bool = false,
         compressionLevel: Int = -1
@@ -34,7 +34,7 @@ package enum PNGWriter {
 
     /// A PNG whose row `y` is `row(y)`; rows are asked for top to bottom, once each. A
     /// non-interlaced image is written as they come; an interlaced one is gathered first.
-    package static func write(
+    static func write(
         width: Int, height: Int, colorType: PNGColorType, bitDepth: Int,
         palette: [PaletteEntry] = [], trns: PNGTransparency? = nil, interlaced: Bool = false,
         compressionLevel: Int = -1, row: (Int) -> [UInt8]

@@ -3,7 +3,7 @@ import Foundation
 /// Which frame of a video stands for it: the first that is not black (a fade-in or a black
 /// leader says nothing about the clip), looked for within the first seconds; the frame at a
 /// given time when one is asked for.
-package enum VideoPoster: Sendable, Hashable {
+public enum VideoPoster: Sendable, Hashable {
     /// The first frame that is not black, within ``searchSeconds`` (else the first frame).
     case firstNonBlack
     /// The first frame at or after this many seconds from the start, as `ffmpeg -ss` picks (the
@@ -48,7 +48,7 @@ extension VideoPoster {
     /// at for the poster, in order, within a clip of `duration` seconds: for the first non-black
     /// frame, the start and then every quarter second within ``searchSeconds``; else the time
     /// asked for (the last moment of the clip when that is past its end).
-    package func seekSeconds(duration: Double?) -> [Double] {
+    func seekSeconds(duration: Double?) -> [Double] {
         let end = duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         switch self {
         case .firstNonBlack:

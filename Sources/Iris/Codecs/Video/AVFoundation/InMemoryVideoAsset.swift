@@ -6,14 +6,14 @@ import Foundation
 /// resource loader for byte ranges of a URL of Iris's own scheme, and gets slices of the bytes
 /// the pipeline already holds; nothing is written to disk or loaded again. The poster decoder
 /// and IrisUI's player views both read videos so.
-package final class InMemoryVideoAsset {
+public final class InMemoryVideoAsset {
     /// The asset, for an image generator or a player item. Valid while this object lives.
-    package let asset: AVURLAsset
+    public let asset: AVURLAsset
     /// Serves the bytes; an asset's resource loader holds its delegate only weakly.
     private let loader: InMemoryVideoLoader
 
     /// The asset of `video`; throws for a format AVFoundation cannot play (WebM, Matroska).
-    package init(_ video: EncodedVideo) throws(ImageError) {
+    public init(_ video: EncodedVideo) throws(ImageError) {
         try AVFoundationVideoFormats.checkPlayable(video.format)
         guard let contentType = AVFoundationVideoFormats.contentType(of: video.format),
             let url = URL(string: "\(InMemoryVideoLoader.scheme)://memory/\(UUID().uuidString).\(video.format.fileExtension ?? "mp4")")
