@@ -108,10 +108,11 @@ struct PNGDecoder: ImageDecoding {
             // Straight alpha (as libpng delivers it) when asked for and nothing is resampled.
             let keepsStraight = layout.format == .rgba8 && context.options.keepsStraightAlpha && output == source
             let colorSpace = PNGColorChunks(try reader.color()).colorSpace(for: layout.format)
+            let premultiplies = layout.format == .rgba8 && !keepsStraight
             var bitmap =
-                passes > 1
-                ? try Self.decodeInterlaced(reader, source: source, layout: layout, premultiplies: !keepsStraight, context: context)
-                : try Self.decodeStreaming(reader, source: source, layout: layout, premultiplies: !keepsStraight, context: context)
+                passes > 1 || output == source
+                ? try Self.decodeWhole(reader, source: source, layout: layout, interlaced: passes > 1, premultiplies: premultiplies, context: context)
+                : try Self.decodeStreaming(reader, source: source, layout: layout, premultiplies: premultiplies, context: context)
             if keepsStraight { bitmap = bitmap.markedStraight() }
             if let colorSpace { bitmap.colorSpace = colorSpace }
             return bitmap
@@ -120,7 +121,8 @@ struct PNGDecoder: ImageDecoding {
 
     // MARK: - Decoding
 
-    /// Rows a batch at a time into the sink; only one batch of source rows is in memory.
+    /// Rows a batch at a time into the resampling sink; only one batch of source rows is in
+    /// memory.
     private static func decodeStreaming(
         _ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, premultiplies: Bool,
         context: DecodeContext
@@ -138,9 +140,7 @@ struct PNGDecoder: ImageDecoding {
             context.releaseConsumedInput?(reader.consumedBytes)
             for row in 0..<count {
                 let slice = UnsafeMutableRawBufferPointer(rebasing: batch[(row * rowBytes)..<((row + 1) * rowBytes)])
-                if layout.format == .rgba8 && premultiplies {
-                    PixelConversion.premultiplyRGBA(slice, pixelCount: source.width)
-                }
+                if premultiplies { PixelConversion.premultiplyRGBA(slice, pixelCount: source.width) }
                 sink.append(row: UnsafeRawBufferPointer(slice))
             }
             y += count
@@ -148,25 +148,35 @@ struct PNGDecoder: ImageDecoding {
         return sink.finish()
     }
 
-    /// All seven Adam7 passes into one full-size bitmap, then (if a smaller size is wanted)
-    /// through the sink: no row is final before the last pass.
-    private static func decodeInterlaced(
-        _ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, premultiplies: Bool,
+    /// The whole image, read straight into the bitmap's rows (no copy): a batch of rows at a
+    /// time (cancellation and the release of a mapped file's pages between batches), or all seven
+    /// Adam7 passes at once (no row is final before the last pass). Then, if a smaller size is
+    /// wanted (interlaced only), through the resampling sink.
+    private static func decodeWhole(
+        _ reader: PNGReader, source: PixelSize, layout: PNGOutputLayout, interlaced: Bool, premultiplies: Bool,
         context: DecodeContext
     ) throws(ImageError) -> Bitmap {
         var full = Bitmap(width: source.width, height: source.height, format: layout.format)
-        let stride = full.bytesPerRow
+        let stride = full.bytesPerRow  // rows are packed: `stride` is a row's bytes
+        let batchRows = interlaced ? source.height : max(1, (4 << 20) / max(stride, 1))
         let status: Result<Void, ImageError> = full.withUnsafeMutableBytes { buffer in
-            do throws(ImageError) {
-                try reader.readImage(into: buffer, stride: stride, height: source.height)
-            } catch {
-                return .failure(error)
-            }
-            if layout.format == .rgba8 && premultiplies {
-                for y in 0..<source.height {
-                    let row = UnsafeMutableRawBufferPointer(rebasing: buffer[(y * stride)..<((y + 1) * stride)])
-                    PixelConversion.premultiplyRGBA(row, pixelCount: source.width)
+            var y = 0
+            while y < source.height {
+                if Task.isCancelled { return .failure(.cancelled) }
+                let count = min(batchRows, source.height - y)
+                let rows = UnsafeMutableRawBufferPointer(rebasing: buffer[(y * stride)..<((y + count) * stride)])
+                do throws(ImageError) {
+                    if interlaced {
+                        try reader.readImage(into: rows, stride: stride, height: count)
+                    } else {
+                        try reader.readRows(into: rows, stride: stride, count: count)
+                    }
+                } catch {
+                    return .failure(error)
                 }
+                context.releaseConsumedInput?(reader.consumedBytes)
+                if premultiplies { PixelConversion.premultiplyRGBA(rows, pixelCount: source.width * count) }
+                y += count
             }
             return .success(())
         }
