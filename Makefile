@@ -45,7 +45,8 @@ test-library: build
 # against api/*.ios.txt and api/*.macos.txt by scripts/typecheck-apple where the SDKs are, and here,
 # without them, every public declaration must at least be named in a baseline: scripts/check-apple-api),
 # the generated lazy-library stubs against their generator, and
-# the library's folders depending only downwards (scripts/check-layers, the order of docs/ARCHITECTURE.md).
+# the library's folders depending only downwards (scripts/check-layers, the order of docs/ARCHITECTURE.md),
+# and every path and make target the documents name being real (scripts/check-docs).
 lint:
 	$(SWIFT) format lint --strict --configuration .swift-format \
 		$$(find Sources Tests Server/Sources Server/Tests Examples Benchmarks -name '*.swift' -not -path '*/.build*' | sort)
@@ -56,6 +57,7 @@ lint:
 	scripts/check-apple-api
 	scripts/make-lazy-codec-stubs --check
 	scripts/check-layers
+	scripts/check-docs
 
 # The image service (Server/, a package of its own, so an app that adds Iris never resolves
 # Hummingbird): its build, with its tests, and its suite. Run by `test` after the library's.

@@ -13,11 +13,14 @@ let package = Package(
         .library(name: "Iris", targets: ["Iris"]),
         // SwiftUI `IrisImage` and UIKit/AppKit `IrisImageView`: thin shells over `ImageModel`.
         .library(name: "IrisUI", targets: ["IrisUI"]),
-        // Everything else is a target, not a product: the `iris` tool (`swift run -c release
-        // IrisCLI`, `make install`), the sample images, the test server and the benchmarks. An
-        // app that adds Iris resolves only the packages its products need, and they need none;
-        // an executable *product* would make every app resolve swift-argument-parser (SwiftPM
-        // keeps a dependency's executables, for plugins), so the tool is not one.
+        // For the benchmarks package (Benchmarks/): the sample images and the scriptable HTTP
+        // server the benchmarks load from. An app that adds Iris resolves only the packages the
+        // products it uses need: Iris and IrisUI need none.
+        .library(name: "IrisSamples", targets: ["IrisSamples"]),
+        .library(name: "IrisTestServer", targets: ["IrisTestServer"]),
+        // The `iris` tool (`swift run -c release IrisCLI`, `make install`) is a target, not a
+        // product: an executable *product* would make every app resolve swift-argument-parser
+        // (SwiftPM keeps a dependency's executables, for plugins).
     ],
     dependencies: [
         // Used only by the IrisCLI executable and the test server: never by a product.
@@ -112,21 +115,6 @@ let package = Package(
             path: "Tests/IrisTestServer",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Benchmarks that need no benchmark framework (`swift run -c release PipelineBench`; see
-        // scripts/bench-*), kept in Benchmarks/ beside the package-benchmark ones (a package of
-        // their own there), not among the products in Sources/.
-        .executableTarget(
-            name: "PipelineBench",
-            dependencies: ["Iris", "IrisSamples", "IrisTestServer"],
-            path: "Benchmarks/PipelineBench",
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        .executableTarget(
-            name: "ModelBench", dependencies: ["Iris", "IrisUI", "IrisSamples", "IrisTestServer"], path: "Benchmarks/ModelBench",
-            swiftSettings: [.swiftLanguageMode(.v6)]),
-        .executableTarget(
-            name: "AnimationBench", dependencies: ["Iris"], path: "Benchmarks/AnimationBench",
-            swiftSettings: [.swiftLanguageMode(.v6)]),
         // What the test targets share: byte comparisons, a virtual clock, counting loaders and
         // decoders, the HTTP helpers over the test server, test image writers.
         .target(

@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "IrisServer", targets: ["IrisServer"]),
         .library(name: "IrisServerCore", targets: ["IrisServerCore"]),
         .executable(name: "iris-video-poster", targets: ["IrisVideoPoster"]),
+        // For the benchmarks package (Benchmarks/ResponsiveBench).
+        .library(name: "ResponsiveGrid", targets: ["ResponsiveGrid"]),
     ],
     dependencies: [
         .package(name: "Iris", path: ".."),
@@ -77,15 +79,10 @@ let package = Package(
         ),
         // A grid of image cells driven as IrisUI's views drive their models, and a loader that
         // counts what they download: shared by the end-to-end test of responsive images and
-        // the client of `scripts/bench-responsive`. Neither is a product.
+        // the benchmarks package's ResponsiveBench (`Benchmarks/runners/responsive`).
         .target(
             name: "ResponsiveGrid",
             dependencies: [.product(name: "Iris", package: "Iris"), .product(name: "IrisUI", package: "Iris")],
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        .executableTarget(
-            name: "ResponsiveBench",
-            dependencies: ["ResponsiveGrid", .product(name: "Iris", package: "Iris"), .product(name: "IrisUI", package: "Iris")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

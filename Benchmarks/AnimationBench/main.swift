@@ -1,4 +1,4 @@
-// Animated images, for `scripts/bench-animation` (which runs Pillow and libwebp's anim_dump on
+// Animated images, for `Benchmarks/runners/animation` (which runs Pillow and libwebp's anim_dump on
 // the same files in the same run):
 //   decode FILE SIZE RUNS   decode FILE at SIZE×SIZE (fit) and make every frame in order;
 //                           prints the best wall time of RUNS in ms
@@ -12,7 +12,7 @@
 //                           frames), then with the default (every frame kept within
 //                           `Animation.keptFramesBudget`); prints the process's CPU seconds per
 //                           wall second, the frames held and the resident memory for each
-// Run: `swift run -c release AnimationBench decode x.gif 120 5`.
+// Run: `swift run -c release --package-path Benchmarks AnimationBench decode x.gif 120 5`.
 import Foundation
 import Iris
 

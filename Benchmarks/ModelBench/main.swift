@@ -9,7 +9,7 @@
 //      reads) is told to render while a 528 KB image trickles in 4 KiB pieces from a loopback
 //      server, with progress paced (`progressInterval`, the default) and with every chunk shown
 //      (`.zero`, what a cell saw before pacing). `--render-rate` runs this part alone.
-// Run: `swift run -c release ModelBench` (or scripts/bench-model).
+// Run: `swift run -c release --package-path Benchmarks ModelBench` (or Benchmarks/runners/model).
 import Foundation
 import Iris
 import IrisUI

@@ -1,7 +1,7 @@
 /*
  * Decodes one PNG N times with one library and prints the median time and the process's peak RSS.
  * One mode per process, so ru_maxrss is that mode's own peak. Built and run by
- * scripts/bench-png-inflate; not part of the Iris package.
+ * Benchmarks/runners/png-inflate; not part of the Iris package.
  *
  *   png_inflate_bench MODE FILE N
  *

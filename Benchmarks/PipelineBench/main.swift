@@ -3,7 +3,7 @@
 //   2. 1,000 distinct images cached on disk, decoded at a thumbnail target (images/s), with the
 //      default memory cache keeping the results and without one;
 //   3. N distinct downloads from a loopback HTTP server (images/s).
-// Run: `swift run -c release PipelineBench` (or scripts/bench-pipeline); its grid-relaunch mode
+// Run: `swift run -c release --package-path Benchmarks PipelineBench` (or Benchmarks/runners/pipeline); its grid-relaunch mode
 // (HTTP caching) runs on its own, see below.
 import Foundation
 #if canImport(FoundationNetworking)
@@ -82,7 +82,7 @@ func encodedPhoto(_ index: Int, side: Int = 256) throws -> Data {
 // loads BASE/0.jpg … BASE/99.jpg at once, as a grid of 100-point cells at 3×, through a pipeline
 // over the disk cache in FOLDER (an app's launch: a new pipeline, an empty memory cache), and
 // prints the seconds to the last cell. MODE `launch` and `relaunch` use the default cache policy;
-// `redownload` skips the cache. scripts/bench-pipeline --grid-relaunch counts the origin's side
+// `redownload` skips the cache. Benchmarks/runners/pipeline --grid-relaunch counts the origin's side
 // (requests, 304s, body bytes) from nginx's log. Uses only API older builds have too.
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "grid-relaunch" {
     let base = CommandLine.arguments[2], folder = URL(fileURLWithPath: CommandLine.arguments[3])

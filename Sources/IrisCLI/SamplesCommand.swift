@@ -65,7 +65,7 @@ struct Sample {
             seed: 6),
     ]
 
-    /// The benchmark corpus of `scripts/bench-thumbnail`.
+    /// The benchmark corpus of `Benchmarks/runners/thumbnail`.
     static let benchCorpus: [Sample] = [
         Sample(
             name: "photo-4032x3024-baseline.jpg", width: 4032, height: 3024, format: .jpeg, options: EncodeOptions(quality: 90), seed: 11),

@@ -26,12 +26,19 @@ package final class ManualWallClock: Sendable {
     }
 }
 
-/// Real PNGs of different sizes: which one a pipeline shows is read off the decoded size.
-package enum HTTPCacheTestImages {
-    /// A photo-like PNG of `width` × `height`, encoded by Iris's PNG encoder.
-    package static func png(width: Int, height: Int, seed: UInt64 = 3) throws -> Data {
+/// Real encoded photos for tests, made by Iris's own encoders from the sample photo generator:
+/// the one place every test target makes them.
+package enum TestImages {
+    /// A photo-like PNG of `width` × `height`.
+    package static func png(width: Int, height: Int, seed: UInt64) throws -> Data {
         guard let encoder = ImageEncoders.encoder(for: .png) else { throw ImageError.unsupportedFormat(.png) }
         return try encoder.encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions())
+    }
+
+    /// A photo-like JPEG of `width` × `height` at `quality`.
+    package static func jpeg(width: Int, height: Int, seed: UInt64, quality: Int = 85) throws -> Data {
+        guard let encoder = ImageEncoders.encoder(for: .jpeg) else { throw ImageError.unsupportedFormat(.jpeg) }
+        return try encoder.encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions(quality: quality))
     }
 }
 

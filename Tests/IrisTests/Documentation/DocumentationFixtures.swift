@@ -1,6 +1,7 @@
 import Foundation
 import Iris
 import IrisSamples
+import IrisTestSupport
 
 /// Real inputs for the documentation's snippets: photo-like images written by Iris's own
 /// encoders into a directory of their own, removed when the fixture goes.
@@ -15,17 +16,10 @@ final class DocumentationFixtures {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    /// A `width`×`height` photo-like PNG, as bytes.
-    static func png(width: Int, height: Int, seed: UInt64 = 1) throws -> Data {
-        try ImageEncoders.encoder(for: .png)!.encode(
-            SampleImages.photo(width: width, height: height, seed: seed),
-            options: EncodeOptions())
-    }
-
     /// A photo-like PNG file named `name`.
     func pngFile(_ name: String, width: Int, height: Int, seed: UInt64 = 1) throws -> URL {
         let url = directory.appendingPathComponent(name)
-        try Self.png(width: width, height: height, seed: seed).write(to: url)
+        try TestImages.png(width: width, height: height, seed: seed).write(to: url)
         return url
     }
 
@@ -61,6 +55,6 @@ actor DocumentationAssetStore {
 
     func data(for id: Int) async throws -> Data {
         loads += 1
-        return try DocumentationFixtures.png(width: 640, height: 480, seed: UInt64(id))
+        return try TestImages.png(width: 640, height: 480, seed: UInt64(id))
     }
 }

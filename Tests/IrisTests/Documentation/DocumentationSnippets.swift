@@ -199,7 +199,7 @@ struct DocumentationSnippets {
 
     @Test("decoding directly shrinks while decoding, and the WebP written decodes again")
     func decodeDirectly() throws {
-        let data = try DocumentationFixtures.png(width: 1200, height: 800)
+        let data = try TestImages.png(width: 1200, height: 800, seed: 1)
         // Snippet: ThumbnailsOnLinux.md
         let small = try ImageDecoderRegistry.standard.decode(
             data, options: DecodeOptions(target: DecodeTarget(width: 300, height: 300, contentMode: .fit)))
@@ -278,8 +278,8 @@ struct DocumentationSnippets {
 
     @Test("two frames in memory encode to an animated WebP of two frames")
     func writingAnimations() async throws {
-        let eyesOpen = try ImageDecoderRegistry.standard.decode(DocumentationFixtures.png(width: 80, height: 60, seed: 3))
-        let eyesShut = try ImageDecoderRegistry.standard.decode(DocumentationFixtures.png(width: 80, height: 60, seed: 4))
+        let eyesOpen = try ImageDecoderRegistry.standard.decode(TestImages.png(width: 80, height: 60, seed: 3))
+        let eyesShut = try ImageDecoderRegistry.standard.decode(TestImages.png(width: 80, height: 60, seed: 4))
         // Snippet: Animations.md
         let blink = Animation(frames: [eyesOpen.bitmap, eyesShut.bitmap], durations: [2.0, 0.15])
         let webp = try await ImageEncoders.animationEncoder(for: .webp)!.encode(blink, options: EncodeOptions(quality: 80))

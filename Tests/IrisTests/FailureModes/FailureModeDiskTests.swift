@@ -13,19 +13,6 @@ import Darwin
 #endif
 import IrisTestSupport
 
-/// Real encoded images for the failure-mode tests, made with Iris's own encoders.
-enum FailureModeImages {
-    static func jpeg(width: Int, height: Int, seed: UInt64) throws -> Data {
-        let encoder = try #require(ImageEncoders.encoder(for: .jpeg))
-        return try encoder.encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions(quality: 85))
-    }
-
-    static func png(width: Int, height: Int, seed: UInt64) throws -> Data {
-        let encoder = try #require(ImageEncoders.encoder(for: .png))
-        return try encoder.encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions())
-    }
-}
-
 /// How a disk-full test makes writes fail for want of space, and lets them succeed again.
 protocol FullDisk {
     /// How the failure is produced, for the record.
@@ -94,8 +81,8 @@ struct FileSizeLimitDisk: FullDisk {
 func diskFullScenario(_ disk: some FullDisk) async throws {
     let directory = disk.root.appendingPathComponent("cache")
     let cache = try DataCache(directory: directory, sizeLimit: 8 << 20)
-    let small = try FailureModeImages.jpeg(width: 64, height: 48, seed: 3)
-    let big = try FailureModeImages.png(width: 240, height: 160, seed: 4)
+    let small = try TestImages.jpeg(width: 64, height: 48, seed: 3)
+    let big = try TestImages.png(width: 240, height: 160, seed: 4)
     let headroom = 24 * 1024
     try #require(DataCacheEntryFile.fileSize(keyCount: 16, payloadCount: small.count) < headroom / 2)
     try #require(big.count > 2 * headroom, "the big image is only \(big.count) bytes")
@@ -229,8 +216,8 @@ struct PermissionsReadOnly: ReadOnlyDirectory {
 func readOnlyScenario(_ readOnly: some ReadOnlyDirectory) async throws {
     let directory = readOnly.root.appendingPathComponent("cache")
     let cache = try DataCache(directory: directory, sizeLimit: 8 << 20)
-    let a = try FailureModeImages.jpeg(width: 80, height: 60, seed: 21)
-    let b = try FailureModeImages.png(width: 48, height: 32, seed: 22)
+    let a = try TestImages.jpeg(width: 80, height: 60, seed: 21)
+    let b = try TestImages.png(width: 48, height: 32, seed: 22)
     try await withTestServer { server in
         server.serve("/a.jpg", data: a, contentType: "image/jpeg")
         server.serve("/b.png", data: b, contentType: "image/png")
@@ -381,9 +368,9 @@ struct FailureModeDiskTests {
         let directory = root.appendingPathComponent("cache")
         defer { try? FileManager.default.removeItem(at: root) }
         let cache = try DataCache(directory: directory, sizeLimit: 8 << 20)
-        let a = try FailureModeImages.jpeg(width: 80, height: 60, seed: 31)
-        let b = try FailureModeImages.png(width: 48, height: 32, seed: 32)
-        let c = try FailureModeImages.jpeg(width: 40, height: 30, seed: 33)
+        let a = try TestImages.jpeg(width: 80, height: 60, seed: 31)
+        let b = try TestImages.png(width: 48, height: 32, seed: 32)
+        let c = try TestImages.jpeg(width: 40, height: 30, seed: 33)
         try await withTestServer { server in
             server.serve("/a.jpg", data: a, contentType: "image/jpeg")
             server.serve("/b.png", data: b, contentType: "image/png")

@@ -12,8 +12,8 @@ import IrisTestSupport
 /// wall clock. Which image is shown is read off its size: the origin's two versions differ.
 @Suite("HTTP caching")
 struct HTTPCachingTests {
-    static let old = try! HTTPCacheTestImages.png(width: 40, height: 30, seed: 1)
-    static let new = try! HTTPCacheTestImages.png(width: 50, height: 20, seed: 2)
+    static let old = try! TestImages.png(width: 40, height: 30, seed: 1)
+    static let new = try! TestImages.png(width: 50, height: 20, seed: 2)
     static let oldSize = PixelSize(width: 40, height: 30)
     static let newSize = PixelSize(width: 50, height: 20)
 

@@ -11,8 +11,8 @@ import IrisTestSupport
 @MainActor
 @Suite("Stale while revalidate in models")
 struct ImageModelRevalidationTests {
-    static let old = try! HTTPCacheTestImages.png(width: 40, height: 30, seed: 1)
-    static let new = try! HTTPCacheTestImages.png(width: 50, height: 20, seed: 2)
+    static let old = try! TestImages.png(width: 40, height: 30, seed: 1)
+    static let new = try! TestImages.png(width: 50, height: 20, seed: 2)
 
     static func route(_ body: Data, etag: String, gated: Bool = false) -> TestHTTPRoute {
         TestHTTPRoute(

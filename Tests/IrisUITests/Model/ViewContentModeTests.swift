@@ -22,7 +22,7 @@ struct ViewContentModeTests {
 
     @Test("aspect fill and stretch decode to cover the bounds (sharp), aspect fit to fit them, the other modes at the natural size")
     func decodeFollowsTheContentMode() async throws {
-        let png = try ViewRuntimeTests.png(width: 400, height: 300, seed: 61)
+        let png = try TestImages.png(width: 400, height: 300, seed: 61)
         for mode in ViewContentMode.allCases {
             let size = try await Self.decoded(in: mode, png: png)
             switch mode {

@@ -13,19 +13,11 @@ import IrisTestSupport
 @MainActor
 @Suite("View decisions")
 struct ViewDecisionTests {
-    static func jpeg(width: Int, height: Int, seed: UInt64) throws -> Data {
-        try JPEGEncoder().encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions(quality: 80))
-    }
-
-    static func png(width: Int, height: Int, seed: UInt64) throws -> Data {
-        try PNGEncoder().encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions())
-    }
-
     // MARK: 1. A List row as tall as its spinner
 
     @Test("List row with a spinner: the 350×36 pt slot, then the grown row, decode once; a row made again is a memory hit")
     func listRowWithSpinner() async throws {
-        let photo = try Self.jpeg(width: 1600, height: 1200, seed: 41)
+        let photo = try TestImages.jpeg(width: 1600, height: 1200, seed: 41, quality: 80)
         let decodes = PipelineCounter()
         let calls = PipelineCounter()
         let pipeline = ViewRuntimeTests.countingPipeline(decodes)
@@ -61,7 +53,7 @@ struct ViewDecisionTests {
         "fill in a 120 pt square at 3x, no content mode given: decoded to cover 360×360 px, 4:3 and 16:9",
         arguments: [(1600, 1200), (1920, 1080)])
     func fillWithoutModifier(width: Int, height: Int) async throws {
-        let photo = try Self.jpeg(width: width, height: height, seed: 42)
+        let photo = try TestImages.jpeg(width: width, height: height, seed: 42, quality: 80)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         model.viewLayoutDidChange(slot: ImageSlot(width: 120, height: 120), displayScale: 3)
         model.loadForView(ImageRequest(source: .data(id: "fill-\(width)") { photo }))
@@ -82,7 +74,7 @@ struct ViewDecisionTests {
 
     @Test("a 100 px icon at scale 1 in a List row at 3x is 100 pt; a 2400 px photo in a 361 pt column is 2400 pt")
     func naturalPointSize() async throws {
-        let icon = try Self.png(width: 100, height: 100, seed: 43)
+        let icon = try TestImages.png(width: 100, height: 100, seed: 43)
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
         let row = ImageModel(pipeline: pipeline)
         row.viewLayoutDidChange(slot: ImageSlot(width: 350, height: 44), displayScale: 3)
@@ -91,7 +83,7 @@ struct ViewDecisionTests {
         let shown = try #require(row.phase.loadedImage)
         #expect(shown.bitmap.size == PixelSize(width: 100, height: 100) && shown.scale == 1)  // 100 pt, as AsyncImage
 
-        let photo = try Self.jpeg(width: 2400, height: 1800, seed: 44)
+        let photo = try TestImages.jpeg(width: 2400, height: 1800, seed: 44, quality: 80)
         let column = ImageModel(pipeline: pipeline)
         column.viewLayoutDidChange(slot: ImageSlot(width: 361, height: nil), displayScale: 3)
         column.loadForView(ImageRequest(source: .data(id: "column") { photo }, scale: 1))
@@ -111,7 +103,7 @@ struct ViewDecisionTests {
 
     @Test("a transient open layout, then the real 100×100 slot: one decode, at the slot's size")
     func transientOpenSlotDoesNotPin() async throws {
-        let photo = try Self.jpeg(width: 1600, height: 1200, seed: 45)
+        let photo = try TestImages.jpeg(width: 1600, height: 1200, seed: 45, quality: 80)
         let decodes = PipelineCounter()
         let gate = PipelineGate()
         let model = ImageModel(pipeline: ViewRuntimeTests.countingPipeline(decodes))
@@ -133,7 +125,7 @@ struct ViewDecisionTests {
 
     @Test("shrinking a little keeps the image; to less than half it decodes smaller; growing decodes larger")
     func shrinkThenGrow() async throws {
-        let photo = try Self.jpeg(width: 1600, height: 1200, seed: 46)
+        let photo = try TestImages.jpeg(width: 1600, height: 1200, seed: 46, quality: 80)
         let decodes = PipelineCounter()
         let model = ImageModel(pipeline: ViewRuntimeTests.countingPipeline(decodes))
         model.viewLayoutDidChange(slot: ImageSlot(width: 300, height: 300), displayScale: 2)
@@ -152,8 +144,8 @@ struct ViewDecisionTests {
 
     @Test("a display scale of 0 (a view in no window) shows nothing of the previous row; the next layout loads")
     func zeroDisplayScale() async throws {
-        let a = try Self.png(width: 64, height: 64, seed: 47)
-        let b = try Self.png(width: 64, height: 32, seed: 48)
+        let a = try TestImages.png(width: 64, height: 64, seed: 47)
+        let b = try TestImages.png(width: 64, height: 32, seed: 48)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         model.viewLayoutDidChange(slot: ImageSlot(width: 32, height: 32), displayScale: 2)
         model.loadForView(ImageRequest(source: .data(id: "a") { a }))
@@ -173,7 +165,7 @@ struct ViewDecisionTests {
         "memory pressure: a view scrolled off screen gives its pixels back; on screen they stay; back on screen it shows them again from disk, no download"
     )
     func offScreenViewsGiveBackUnderPressure() async throws {
-        let png = try Self.png(width: 320, height: 240, seed: 77)
+        let png = try TestImages.png(width: 320, height: 240, seed: 77)
         try await withTestServer { server in
             for path in ["/gone.png", "/shown.png"] {
                 server.serve(
@@ -263,7 +255,7 @@ struct ViewDecisionTests {
 
     @Test("equal Hashable ids at one place share the image (a row made again: no second call); other places never do")
     func placeScopedDataKeys() async throws {
-        let png = try Self.png(width: 16, height: 16, seed: 49)
+        let png = try TestImages.png(width: 16, height: 16, seed: 49)
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
         let calls = PipelineCounter()
         let rowPlace = ViewPlace(fileID: "App/Feed.swift", line: 12, column: 9)
@@ -289,7 +281,7 @@ struct ViewDecisionTests {
     @Test("an Equatable-only id stays private, and its cached image goes when the id changes and when the view goes")
     func privateKeysAreRemoved() async throws {
         struct Asset: Equatable, Sendable { let name: String }
-        let png = try Self.png(width: 16, height: 16, seed: 50)
+        let png = try TestImages.png(width: 16, height: 16, seed: 50)
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
         let cache = try #require(pipeline.configuration.memoryCache as? MemoryCache)
         let place = ViewPlace(fileID: "App/Grid.swift", line: 1, column: 1)
@@ -374,7 +366,7 @@ struct ViewDecisionTests {
 
     @Test("a load's result goes through the phase-change animator (the transaction); a memory hit does not")
     func transactionWrapsLoadedChanges() async throws {
-        let png = try Self.png(width: 16, height: 16, seed: 51)
+        let png = try TestImages.png(width: 16, height: 16, seed: 51)
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
         let model = ImageModel(pipeline: pipeline)
         var wrapped: [ImagePhase.Kind] = []

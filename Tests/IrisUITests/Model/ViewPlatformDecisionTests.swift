@@ -20,7 +20,7 @@ struct ViewPlatformDecisionTests {
         let decodes = PipelineCounter()
         let pipeline = ViewRuntimeTests.countingPipeline(decodes)
         var photos: [Data] = []
-        for seed in 0..<6 { photos.append(try ViewRuntimeTests.png(width: 800, height: 600, seed: UInt64(40 + seed))) }
+        for seed in 0..<6 { photos.append(try TestImages.png(width: 800, height: 600, seed: UInt64(40 + seed))) }
         let requests = photos.enumerated().map { index, photo in
             ImageRequest(source: .data(id: "grid-\(index)") { photo })
         }
@@ -64,8 +64,8 @@ struct ViewPlatformDecisionTests {
 
     @Test("a view over an image service: its slot's rendition, re-keyed for a slot it covers, the next step for a larger one")
     func viewOverAService() async throws {
-        let rendition384 = try ViewRuntimeTests.png(width: 384, height: 384, seed: 54)
-        let rendition640 = try ViewRuntimeTests.png(width: 640, height: 640, seed: 54)
+        let rendition384 = try TestImages.png(width: 384, height: 384, seed: 54)
+        let rendition640 = try TestImages.png(width: 640, height: 640, seed: 54)
         try await withTestServer { server in
             let service = ImgproxyService(baseURL: server.url("/"), formats: [.png])
             let source = server.url("/originals/p.jpg")
@@ -106,7 +106,7 @@ struct ViewPlatformDecisionTests {
         let decodes = PipelineCounter()
         let cache = MemoryCache()
         let pipeline = ImagePipeline(configuration: .init(memoryCache: cache, decoders: HTTPCountingDecoder.standard(counting: decodes)))
-        let photo = try ViewRuntimeTests.png(width: 1600, height: 1200, seed: 51)
+        let photo = try TestImages.png(width: 1600, height: 1200, seed: 51)
         let model = ImageModel(pipeline: pipeline)
         model.loadForView(ImageRequest(source: .data(id: "row") { photo }))
         model.viewLayoutDidChange(slot: ImageSlot(width: 390, height: 44), displayScale: 3)  // as tall as a spinner
@@ -146,7 +146,7 @@ struct ViewPlatformDecisionTests {
 
     @Test("a second model of a URL in memory shows it before any layout: success at once, no placeholder, no download")
     func memoryHitBeforeLayout() async throws {
-        let png = try ViewRuntimeTests.png(width: 1200, height: 900, seed: 52)
+        let png = try TestImages.png(width: 1200, height: 900, seed: 52)
         try await withTestServer { server in
             server.serve("/detail.png", data: png, contentType: "image/png")
             let decodes = PipelineCounter()
@@ -242,7 +242,7 @@ struct ViewPlatformDecisionTests {
     func scrollTrackingOnlyForPlayers() async throws {
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
         let still = ImageModel(pipeline: pipeline)
-        let png = try ViewRuntimeTests.png(width: 64, height: 48, seed: 53)
+        let png = try TestImages.png(width: 64, height: 48, seed: 53)
         still.load(ImageRequest(source: .data(id: "still") { png }))
         #expect(await modelSettled(still))
         #expect(!still.tracksScrollVisibility)
@@ -308,7 +308,7 @@ struct ViewPlatformDecisionTests {
             let frame = try await animation.frame(at: index)
             #expect(frame.isAlignedForDisplay, "frame \(index): \(frame.bytesPerRow) bytes a row")
         }
-        let png = try ViewRuntimeTests.png(width: 333, height: 211, seed: 61)
+        let png = try TestImages.png(width: 333, height: 211, seed: 61)
         let processed = try await pipeline.image(
             for: ImageRequest(
                 source: .data(id: "aligned-png") { png },

@@ -17,10 +17,6 @@ struct ViewRuntimeTests {
         ImagePipeline(configuration: .init(memoryCache: MemoryCache(), decoders: HTTPCountingDecoder.standard(counting: decodes)))
     }
 
-    static func png(width: Int, height: Int, seed: UInt64) throws -> Data {
-        try PNGEncoder().encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions())
-    }
-
     /// A request whose result is a three-frame animation of 0.1 s frames (frame `i` is red `i`).
     static func animatedRequest(id: String, loopCount: Int = 0) throws -> ImageRequest {
         let png = try PNGEncoder().encode(Bitmap(width: 4, height: 4, format: .rgba8), options: EncodeOptions())
@@ -96,7 +92,7 @@ struct ViewRuntimeTests {
 
     @Test("an EmptyView placeholder (a slot measured as nothing) still loads, at the image's natural size")
     func openSlotLoadsNaturalSize() async throws {
-        let photo = try Self.png(width: 300, height: 200, seed: 11)
+        let photo = try TestImages.png(width: 300, height: 200, seed: 11)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         let gate = PipelineGate()  // the data arrives only after the loading phase is checked
         model.loadForView(
@@ -115,7 +111,7 @@ struct ViewRuntimeTests {
 
     @Test("a slot with one open side fits the other: a 1200×800 photo in a 100 pt column at 2x is 224 px wide")
     func columnSlot() async throws {
-        let photo = try Self.png(width: 1200, height: 800, seed: 12)
+        let photo = try TestImages.png(width: 1200, height: 800, seed: 12)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         model.load(
             ImageRequest(source: .data(id: "column") { photo }, contentMode: .fill),
@@ -126,7 +122,7 @@ struct ViewRuntimeTests {
 
     @Test("scaledToFill in a 120 pt square: one decode covering the slot, one completion, one call of the data closure")
     func fillSlotLoadsOnce() async throws {
-        let photo = try Self.png(width: 800, height: 600, seed: 13)
+        let photo = try TestImages.png(width: 800, height: 600, seed: 13)
         let decodes = PipelineCounter()
         let calls = PipelineCounter()
         let model = ImageModel(pipeline: Self.countingPipeline(decodes))
@@ -147,7 +143,7 @@ struct ViewRuntimeTests {
 
     @Test("a display scale change (a window moved to a sharper screen) decodes again, larger")
     func displayScaleChange() async throws {
-        let photo = try Self.png(width: 800, height: 800, seed: 14)
+        let photo = try TestImages.png(width: 800, height: 800, seed: 14)
         let decodes = PipelineCounter()
         let model = ImageModel(pipeline: Self.countingPipeline(decodes))
         model.loadForView(ImageRequest(source: .data(id: "scale") { photo }))
@@ -226,8 +222,8 @@ struct ViewRuntimeTests {
 
     @Test("setting a request shows a memory hit, a placeholder for a miss, or nothing for nil, before it returns")
     func requestChangesShowSynchronously() async throws {
-        let a = try Self.png(width: 64, height: 64, seed: 21)
-        let b = try Self.png(width: 64, height: 48, seed: 22)
+        let a = try TestImages.png(width: 64, height: 64, seed: 21)
+        let b = try TestImages.png(width: 64, height: 48, seed: 22)
         let pipeline = ImagePipeline(configuration: .init(memoryCache: MemoryCache()))
         let warm = ImageModel(pipeline: pipeline)
         warm.viewLayoutDidChange(slot: ImageSlot(width: 32, height: 32), displayScale: 2)
@@ -265,7 +261,7 @@ struct ViewRuntimeTests {
 
     @Test("a view given a new request before its first layout shows nothing of the old one")
     func newRequestBeforeLayoutClears() async throws {
-        let a = try Self.png(width: 32, height: 32, seed: 23)
+        let a = try TestImages.png(width: 32, height: 32, seed: 23)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         model.loadForView(ImageRequest(source: .data(id: "sized") { a }, targetSize: CGSize(width: 16, height: 16)))
         #expect(await modelSettled(model))
@@ -278,7 +274,7 @@ struct ViewRuntimeTests {
 
     @Test("completion counts every result: a success, a memory hit of another image, a failure; not progress or cancel")
     func completionOnEveryResult() async throws {
-        let a = try Self.png(width: 16, height: 16, seed: 31)
+        let a = try TestImages.png(width: 16, height: 16, seed: 31)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
         let request = ImageRequest(source: .data(id: "a") { a })
         model.load(request)

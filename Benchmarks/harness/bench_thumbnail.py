@@ -48,7 +48,7 @@ def loadavg():
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--before", help="another iris binary (an earlier build) measured in the same run")
-    parser.add_argument("--webp-floor", help="the webp_floor binary (built by scripts/bench-thumbnail)")
+    parser.add_argument("--webp-floor", help="the webp_floor binary (built by Benchmarks/runners/thumbnail)")
     args = parser.parse_args()
     iris = os.path.abspath(".build/release/IrisCLI")
     cores = os.cpu_count() or 1

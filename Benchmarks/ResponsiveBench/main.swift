@@ -6,7 +6,7 @@ import Iris
 import IrisUI
 import ResponsiveGrid
 
-// The client of `scripts/bench-responsive`: a grid of photos shown as IrisUI's views show them,
+// The client of `Benchmarks/runners/responsive`: a grid of photos shown as IrisUI's views show them,
 // from their originals or through an imgproxy-compatible service, and what it cost.
 //
 //   ResponsiveBench --urls FILE [--service BASE_URL] [--screen phone|pad] [--deadline SECONDS]

@@ -5,7 +5,7 @@ iris-server in public mode, with the app's link paced at 20 Mbit/s.
 Everything runs on 127.0.0.1: the originals' host (Python's http.server), iris-server (public
 mode, the originals' host on its allow-list), and a pacing proxy between the app and whichever it
 talks to (the originals' host in the first run, the service in the second). The app is the
-ResponsiveBench executable (Server/Sources/ResponsiveBench): one ImageModel per cell, laid out in
+ResponsiveBench executable (Benchmarks/ResponsiveBench): one ImageModel per cell, laid out in
 a 3-column grid on a 390 pt screen at 3x, as the views drive it. Measured per run: body bytes the
 app received, bytes through the proxy (headers included), seconds until every cell had its final
 image, and the app's peak RSS (/usr/bin/time -v). Every run is bounded by a deadline.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times poster thumbnails of the same clips by iris, ffmpegthumbnailer and ffmpeg, in one run.
 
-Clips (made by scripts/bench-video with Debian's ffmpeg from its test pattern): 1080p H.264 in
+Clips (made by Benchmarks/runners/video with Debian's ffmpeg from its test pattern): 1080p H.264 in
 MP4, 4K HEVC in MOV, 720p VP9 in WebM. Each tool makes a 320 px JPEG of the frame at 10 % of
 the clip (ffmpegthumbnailer's default seek), one process per thumbnail, the clip repeated R
 times; tools take turns, best of three (BENCH_RUNS). iris also runs with no --at (its default

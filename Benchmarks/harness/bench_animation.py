@@ -5,7 +5,7 @@
    at the target, then every frame in order) vs Pillow (open, seek each frame, thumbnail it to
    120 px). Best of 5 runs inside each process, so start-up is not counted.
 2. Every frame of the same GIF at full size written as PNG files: `iris frames` vs `anim_dump`
-   (libwebp's example, built by scripts/bench-animation), best of 3 whole-process runs.
+   (libwebp's example, built by Benchmarks/runners/animation), best of 3 whole-process runs.
 3. Playing a 1,000-frame 480x270 GIF at 200 px: the most bytes Iris's animation held, its bound
    (buffer + canvas + saved region + encoded data), and the peak RSS of the Iris process and of
    Pillow's (thumbnail of each frame in turn, keeping only the current one).
@@ -91,7 +91,7 @@ def main():
             print(f"   anim_dump   {dump_ms:8.1f} ms")
             print(f"   iris is {dump_ms / iris_ms:.2f}x anim_dump's speed")
         else:
-            print("   anim_dump: not built (scripts/bench-animation builds it from a libwebp checkout)")
+            print("   anim_dump: not built (Benchmarks/runners/animation builds it from a libwebp checkout)")
 
         print(f"\n3. playing the 1000-frame GIF at 200 px")
         _, iris_rss, iris_out = timed([BENCH, "play", gif1000, "200"])
