@@ -56,17 +56,17 @@ struct IrisServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds an idle client connection stays open, 0 for ever (IRIS_IDLE_TIMEOUT; default 75).") var idleTimeout: Int?
 
     func run() async throws {
-        var config = try ServerConfiguration().applying(environment: ProcessInfo.processInfo.environment)
+        var config = try IrisServerConfiguration().applying(environment: ProcessInfo.processInfo.environment)
         if let host { config.host = host }
         if let port { config.port = port }
         if dev { config.development = true }
         if publicMode { config.publicMode = true }
-        if let publicSizes { config.publicSizes = try ServerConfiguration.sizeLadder(publicSizes, name: "--public-sizes") }
-        if !key.isEmpty { config.signingKeys = try ServerConfiguration.signingKeys(keys: key, salts: salt) }
+        if let publicSizes { config.publicSizes = try IrisServerConfiguration.sizeLadder(publicSizes, name: "--public-sizes") }
+        if !key.isEmpty { config.signingKeys = try IrisServerConfiguration.signingKeys(keys: key, salts: salt) }
         if let signatureSize { config.signatureSize = signatureSize }
         if !allowSource.isEmpty { config.sourcePolicy.allowedPrefixes = allowSource }
         if let localRoot { config.sourcePolicy.localRoot = URL(fileURLWithPath: localRoot) }
-        config.sourcePolicy.allowedAddressKinds.formUnion(try ServerConfiguration.addressKinds(allowAddresses))
+        config.sourcePolicy.allowedAddressKinds.formUnion(try IrisServerConfiguration.addressKinds(allowAddresses))
         if let cacheDir { config.cacheDirectory = URL(fileURLWithPath: cacheDir) }
         for entry in preset { try config.addPreset(entry) }
         if let workers { config.maxConcurrentRenders = max(1, workers) }

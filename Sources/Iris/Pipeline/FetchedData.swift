@@ -30,6 +30,10 @@ public struct FetchedData: Sendable {
     public var serviceFallback: ImageError?
     /// The error that made the pipeline use stale bytes (``Origin/staleAfterError``).
     public var staleBecause: ImageError?
+    /// Whether the caller of ``ImagePipeline/fetch(_:)`` joined a fetch of the same data
+    /// already in flight (one load served several callers) rather than starting it: the
+    /// ``origin`` is then that fetch's.
+    public var joinedFetchInFlight = false
 
     /// Makes a fetch result.
     public init(

@@ -130,6 +130,11 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Introspection
 
+    /// Callers waiting for this pipeline now: image tasks, ``image(for:)`` and ``fetch(_:)``
+    /// calls, each from its call until its result. For diagnostics, and for a test that must
+    /// know that requests have joined the work in flight before it lets that work go on.
+    public var requestsInFlight: Int { graph.liveRequests.withLock { $0 } }
+
     /// What is still in flight, part by part (for tests and diagnostics).
     var inFlight: PipelineGraph.InFlight { graph.inFlight }
 

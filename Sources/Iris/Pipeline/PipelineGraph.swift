@@ -113,7 +113,14 @@ final class PipelineGraph: Sendable {
     /// counted in ``liveRequests``.
     nonisolated(nonsending) func data(for request: ImageRequest, keys: RequestKeys) async -> Result<FetchedData, ImageError> {
         await countingLive {
-            await StageWaiter.result { observer in fetchData(request, keys: keys, priority: request.priority, observer: observer) }
+            let (result, joined) = await StageWaiter.resultAndSharing { observer in
+                fetchData(request, keys: keys, priority: request.priority, observer: observer)
+            }
+            return result.map { fetched in
+                var fetched = fetched
+                fetched.joinedFetchInFlight = joined
+                return fetched
+            }
         }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import IrisServerCore
-import Synchronization
 
 /// The image routes (`GET` and `HEAD` of every path no other route takes): an imgproxy URL
 /// answered by a chain of middleware, in this order, then the handler.
@@ -17,26 +16,28 @@ struct ImageRoutes: Sendable {
     /// The renderer behind every step.
     let renderer: ImageRenderer
     /// Turns answers into responses.
-    let responses: ImageResponses
+    let answers: ImageAnswers
 
     /// The routes over `renderer`.
     init(renderer: ImageRenderer) {
         self.renderer = renderer
-        responses = ImageResponses(
-            cacheTTL: renderer.configuration.cacheTTL, retryAfterSeconds: renderer.configuration.retryAfterSeconds,
-            clientHints: renderer.configuration.clientHints)
+        answers = ImageAnswers(
+            responses: ImageResponses(
+                cacheTTL: renderer.configuration.cacheTTL, retryAfterSeconds: renderer.configuration.retryAfterSeconds,
+                clientHints: renderer.configuration.clientHints),
+            metrics: renderer.metrics)
     }
 
     /// Adds `GET **` and `HEAD **`, behind the middleware, to `router`.
     func add(to router: Router<BasicRequestContext>) {
         router.group(context: ImageRequestContext.self)
             .add(middleware: HeadMiddleware())
-            .add(middleware: MetricsMiddleware(metrics: renderer.metrics))
-            .add(middleware: URLMiddleware(renderer: renderer, responses: responses))
-            .add(middleware: ResultCacheMiddleware(renderer: renderer, responses: responses))
+            .add(middleware: ThrownErrorMetricsMiddleware(metrics: renderer.metrics))
+            .add(middleware: URLMiddleware(renderer: renderer, answers: answers))
+            .add(middleware: ResultCacheMiddleware(renderer: renderer, answers: answers))
             .add(
                 middleware: AdmissionMiddleware(
-                    gate: renderer.gate, limit: renderer.configuration.processingTimeout, responses: responses)
+                    gate: renderer.gate, limit: renderer.configuration.processingTimeout, answers: answers)
             )
             .get("**", use: handle)
             .head("**", use: handle)
@@ -46,7 +47,7 @@ struct ImageRoutes: Sendable {
     /// timeout, answered.
     @Sendable func handle(_ request: Request, context: ImageRequestContext) async -> Response {
         guard let serve = context.request, let admission = context.admission else {
-            return context.respond(.failure(ServeError(status: 500, "the image route is missing a step")), responses)
+            return answers.respond(.failure(ServeError(status: 500, "the image route is missing a step")))
         }
         let accept = request.headers[.accept], ifNoneMatch = request.headers[.ifNoneMatch]
         let (renderer, lookup, now) = (renderer, context.lookup, context.arrived)
@@ -60,13 +61,13 @@ struct ImageRoutes: Sendable {
         } catch {
             result = .failure(ServeError(status: 500, "the image could not be made"))
         }
-        return context.respond(result, responses)
+        return answers.respond(result)
     }
 }
 
 /// An image request's context, filled in by the middleware in order: when it arrived, the
 /// request parsed and verified, what the result cache found, the admission its work runs
-/// under; and its answer, for the metrics.
+/// under.
 struct ImageRequestContext: ChildRequestContext {
     /// Hummingbird's part.
     var coreContext: CoreRequestContextStorage
@@ -78,22 +79,24 @@ struct ImageRequestContext: ChildRequestContext {
     var lookup = ResultLookup()
     /// The admission the work runs under (by ``AdmissionMiddleware``).
     var admission: Admission?
-    /// The answer, once a step has given it (every copy of the context shares it).
-    let answer = Answer()
 
     /// The context of a request routed to the image routes.
     init(context: BasicRequestContext) { coreContext = context.coreContext }
+}
 
-    /// The response of `result`, noted as the request's answer.
-    func respond(_ result: ServeResult, _ responses: ImageResponses) -> Response {
-        answer.result.withLock { $0 = result }
+/// Turns the result a step answers with into its response, counting it in the metrics (its
+/// status and format, a render's stages, a refusal's reason) as it goes out: a step that
+/// answers returns at once, so every image request is counted here once.
+struct ImageAnswers: Sendable {
+    /// Builds the responses.
+    let responses: ImageResponses
+    /// Where the answers are counted.
+    let metrics: ServerMetrics
+
+    /// The response of `result`, counted.
+    func respond(_ result: ServeResult) -> Response {
+        metrics.record(result)
         return responses.response(for: result)
-    }
-
-    /// The answer of one request, as the step that answered gave it.
-    final class Answer: Sendable {
-        /// The answer, `nil` until one is given.
-        let result = Mutex<ServeResult?>(nil)
     }
 }
 
@@ -108,26 +111,22 @@ struct HeadMiddleware: RouterMiddleware {
     }
 }
 
-/// Counts every answer once in ``ServerMetrics``: its status and format, a render's stages,
-/// a refusal's reason.
-struct MetricsMiddleware: RouterMiddleware {
-    /// Where the answers are counted.
+/// Counts in ``ServerMetrics`` a request no step answered: an error thrown past them (the
+/// answers the steps give are counted by ``ImageAnswers``).
+struct ThrownErrorMetricsMiddleware: RouterMiddleware {
+    /// Where the errors are counted.
     let metrics: ServerMetrics
 
-    /// Counts the answer the steps after this one gave.
+    /// Counts an error thrown by the steps after this one, and throws it on.
     func handle(
         _ request: Request, context: ImageRequestContext, next: (Request, ImageRequestContext) async throws -> Response
     ) async throws -> Response {
-        let response: Response
         do {
-            response = try await next(request, context)
+            return try await next(request, context)
         } catch {
             metrics.record(.failure(ServeError(status: (error as? any HTTPResponseError)?.status.code ?? 500, "")))
             throw error
         }
-        let answer = context.answer.result.withLock { $0 }
-        metrics.record(answer ?? .failure(ServeError(status: response.status.code, "")))
-        return response
     }
 }
 
@@ -136,8 +135,8 @@ struct MetricsMiddleware: RouterMiddleware {
 struct URLMiddleware: RouterMiddleware {
     /// Holds the URL reader and the configuration.
     let renderer: ImageRenderer
-    /// Turns a refusal into its response.
-    let responses: ImageResponses
+    /// Answers (and counts) a refusal or a hit.
+    let answers: ImageAnswers
 
     /// Puts the parsed request in the context.
     func handle(
@@ -152,7 +151,7 @@ struct URLMiddleware: RouterMiddleware {
                 request.uri.path, now: context.arrived,
                 defaults: renderer.configuration.clientHints ? hints.defaults : ProcessingOptions())
         } catch {
-            return context.respond(.failure(error), responses)
+            return answers.respond(.failure(error))
         }
         return try await next(request, context)
     }
@@ -163,8 +162,8 @@ struct URLMiddleware: RouterMiddleware {
 struct ResultCacheMiddleware: RouterMiddleware {
     /// Holds the result cache.
     let renderer: ImageRenderer
-    /// Turns a hit into its response.
-    let responses: ImageResponses
+    /// Answers (and counts) a refusal or a hit.
+    let answers: ImageAnswers
 
     /// Answers a hit, or puts the lookup (the key a new result is stored under) in the context.
     func handle(
@@ -174,7 +173,7 @@ struct ResultCacheMiddleware: RouterMiddleware {
         var context = context
         context.lookup = await renderer.lookUpResult(
             of: serve, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch], now: context.arrived)
-        if let hit = context.lookup.hit { return context.respond(hit, responses) }
+        if let hit = context.lookup.hit { return answers.respond(hit) }
         return try await next(request, context)
     }
 }

@@ -15,7 +15,7 @@ public enum IrisServerApplication {
     /// The router of the service over `renderer` (for tests with Hummingbird's test client, and
     /// for ``make(configuration:renderer:drain:logger:)``). `/health` answers 503 once `drain`
     /// has begun; each request is logged to `logger`, one line. In development mode
-    /// (``ServerConfiguration/development``) `/playground` is a page that builds, signs and
+    /// (``IrisServerConfiguration/development``) `/playground` is a page that builds, signs and
     /// shows URLs of the sources under the local root; otherwise it is no route of its own.
     public static func router(
         renderer: ImageRenderer, drain: DrainState = DrainState(),
@@ -55,7 +55,7 @@ public enum IrisServerApplication {
 
     /// The application listening where `configuration` says; `onRunning` is told the port.
     public static func make(
-        configuration: ServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
+        configuration: IrisServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
         logger: Logger = Logger(label: "iris-server"),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol & Service {
@@ -75,9 +75,9 @@ public enum IrisServerApplication {
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
-    /// The metrics listener, where `configuration` says (``ServerConfiguration/metricsPort``).
+    /// The metrics listener, where `configuration` says (``IrisServerConfiguration/metricsPort``).
     public static func makeMetrics(
-        configuration: ServerConfiguration, renderer: ImageRenderer, logger: Logger,
+        configuration: IrisServerConfiguration, renderer: ImageRenderer, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol & Service {
         Application(

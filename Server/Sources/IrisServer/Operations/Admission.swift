@@ -15,8 +15,8 @@ struct AdmissionMiddleware: RouterMiddleware {
     let gate: AdmissionGate
     /// The processing timeout.
     let limit: Duration
-    /// Turns a 429 into its response.
-    let responses: ImageResponses
+    /// Answers (and counts) a 429.
+    let answers: ImageAnswers
 
     /// Admits the request, or answers 429.
     func handle(
@@ -25,7 +25,7 @@ struct AdmissionMiddleware: RouterMiddleware {
         do throws(ServeError) {
             try gate.admit()
         } catch {
-            return context.respond(.failure(error), responses)
+            return answers.respond(.failure(error))
         }
         let admission = Admission(gate: gate, limit: limit)
         defer { admission.handlerReturned() }

@@ -5,13 +5,13 @@ import UnixSignals
 
 /// The whole service under swift-service-lifecycle: the image listener, the metrics listener
 /// (when configured) and the drain. On SIGTERM or SIGINT (or ``ServiceGroup/triggerGracefulShutdown()``):
-/// `/health` answers 503 (for ``ServerConfiguration/drainDelay``), then the listener stops
+/// `/health` answers 503 (for ``IrisServerConfiguration/drainDelay``), then the listener stops
 /// accepting and the requests in flight are answered, then the metrics listener stops; past
-/// ``ServerConfiguration/drainLimit`` what is left is cancelled. `run()` then returns.
+/// ``IrisServerConfiguration/drainLimit`` what is left is cancelled. `run()` then returns.
 public enum IrisServerService {
     /// The service group; `onRunning` is told the image port, `onMetricsRunning` the metrics port.
     public static func group(
-        configuration: ServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
+        configuration: IrisServerConfiguration, renderer: ImageRenderer, drain: DrainState = DrainState(),
         logger: Logger = Logger(label: "iris-server"), signals: [UnixSignal] = [.sigterm, .sigint],
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
         onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }

@@ -45,7 +45,7 @@ package final class ResultCache: Sendable {
     }
 
     /// The result cache `configuration` asks for: `nil` without a folder or with a size limit of 0.
-    static func configured(_ configuration: ServerConfiguration) throws -> ResultCache? {
+    static func configured(_ configuration: IrisServerConfiguration) throws -> ResultCache? {
         guard let directory = configuration.resultCacheDirectory, configuration.resultCacheSizeLimit > 0 else { return nil }
         return try ResultCache(
             directory: directory, sizeLimit: configuration.resultCacheSizeLimit, maxAge: configuration.resultCacheMaxAge)

@@ -25,7 +25,7 @@ package enum ServeResult: Sendable {
 /// before the work are the image routes' middleware (`ImageRoutes`).
 public final class ImageRenderer: Sendable {
     /// The configuration.
-    public let configuration: ServerConfiguration
+    public let configuration: IrisServerConfiguration
     /// The pipeline every render goes through.
     package let pipeline: ImagePipeline
     /// The bounded work queue.
@@ -38,7 +38,6 @@ public final class ImageRenderer: Sendable {
     public let metrics: ServerMetrics
     /// Encoded results on disk, when configured.
     package let resultCache: ResultCache?
-    let sources = SourceTracker()
     let renders = RenderFlights<RenderedImage>()
     /// The configured watermark, decoded once.
     let watermark: Watermark?
@@ -50,19 +49,17 @@ public final class ImageRenderer: Sendable {
     let negotiation: FormatNegotiation
 
     /// Makes a renderer: a pipeline over a ``SourceLoader`` and a disk cache of sources in
-    /// ``ServerConfiguration/cacheDirectory``, without a memory cache of decoded images.
-    public init(configuration: ServerConfiguration, resolver: any AddressResolving = SystemAddressResolver()) throws {
+    /// ``IrisServerConfiguration/cacheDirectory``, without a memory cache of decoded images.
+    public init(configuration: IrisServerConfiguration, resolver: any AddressResolving = SystemAddressResolver()) throws {
         try configuration.validate()
         self.configuration = configuration
         watermark = try Self.loadWatermark(configuration)
-        let sources = sources
         hostDownloads = HostDownloadGate(
             maxRunning: configuration.maxDownloadsPerHost, maxWaiting: configuration.maxQueuedDownloadsPerHost,
             maxWait: configuration.queueTimeout, clock: configuration.clock)
         sourceLoader = SourceLoader(
             policy: configuration.sourcePolicy, resolver: resolver,
-            timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects, hosts: hostDownloads,
-            onDownload: { sources.didDownload($0.absoluteString) })
+            timeout: configuration.downloadTimeout, maxRedirects: configuration.maxRedirects, hosts: hostDownloads)
         pipeline = try Self.pipeline(configuration, loader: sourceLoader)
         metrics = ServerMetrics()
         resultCache = try ResultCache.configured(configuration)
@@ -88,7 +85,7 @@ public final class ImageRenderer: Sendable {
     /// loads can be asked for than requests admitted), so it never holds one back: a download
     /// is bounded by its host's slots in the loader (``HostDownloadGate``), which answer what
     /// cannot wait, where a shared bound would let a slow host stall every source.
-    private static func pipeline(_ configuration: ServerConfiguration, loader: SourceLoader) throws -> ImagePipeline {
+    private static func pipeline(_ configuration: IrisServerConfiguration, loader: SourceLoader) throws -> ImagePipeline {
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
         let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
         var decoders = ImageDecoderRegistry.standard
@@ -132,7 +129,7 @@ public final class ImageRenderer: Sendable {
 
     /// The watermark image of the configuration, or `nil`; a file that is missing or not an
     /// image stops the service from starting.
-    static func loadWatermark(_ configuration: ServerConfiguration) throws -> Watermark? {
+    static func loadWatermark(_ configuration: IrisServerConfiguration) throws -> Watermark? {
         guard let path = configuration.watermarkPath else { return nil }
         guard let data = FileManager.default.contents(atPath: path),
             let image = try? ImageDecoderRegistry.standard.decode(data)
@@ -157,28 +154,28 @@ struct FetchedSource: Sendable {
 
 extension ImageRenderer {
     /// Fetches `request`'s source through the pipeline's loader and disk cache (one download
-    /// for every request of a source in flight), counting a remote source's outcome.
+    /// for every request of a source in flight), counting a remote source's outcome as the
+    /// fetch's result describes it: joined to a fetch in flight (coalesced), from the disk cache
+    /// without asking the origin (a hit), or from the origin (a miss: loaded, revalidated, or
+    /// stale after it failed).
     func fetch(_ request: ServeRequest) async throws(ServeError) -> FetchedSource {
         let clock = ContinuousClock()
         let started = clock.now
         let fetchRequest = ImageRequest(source: try imageSource(for: request.source))
-        var remote: String?
-        if case .remote(let url) = request.source { remote = url.absoluteString }
-        let role = remote.map { sources.begin($0) }
-        let data: Data
+        let fetched: FetchedData
         do {
-            data = try await pipeline.data(for: fetchRequest)
+            fetched = try await pipeline.fetch(fetchRequest)
         } catch {
-            if let remote { _ = sources.end(remote) }
             throw ServeError(error)
         }
-        if let remote, let role {
-            let downloaded = sources.end(remote)
-            metrics.source(role == .joined ? .coalesced : downloaded ? .miss : .hit, bytes: data.count)
+        if case .remote = request.source {
+            let outcome: ServerMetrics.SourceOutcome =
+                fetched.joinedFetchInFlight ? .coalesced : fetched.origin == .diskCache ? .hit : .miss
+            metrics.source(outcome, bytes: fetched.data.count)
         }
         var timings = RenderTimings()
         timings.fetch = started.duration(to: clock.now)
-        return FetchedSource(data: data, request: fetchRequest, timings: timings)
+        return FetchedSource(data: fetched.data, request: fetchRequest, timings: timings)
     }
 
     /// The pipeline's source for a checked reference.

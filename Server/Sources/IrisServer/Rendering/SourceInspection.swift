@@ -59,7 +59,7 @@ extension ImageRenderer {
         let limits = request.options.limits
         let held: HeldImageData
         do {
-            held = try pipeline.readHeader(of: data)
+            held = try pipeline.configuration.decoders.readHeader(of: data)
             var requestLimits = pipeline.configuration.limits
             requestLimits.maxPixels = RequestLimits.lower(requestLimits.maxPixels, limits.sourcePixels)
             requestLimits.maxFrames = RequestLimits.lower(requestLimits.maxFrames, limits.animationFrames)

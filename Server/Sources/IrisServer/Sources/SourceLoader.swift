@@ -25,29 +25,25 @@ package struct SourceLoader: DataLoading {
     package let timeout: Duration
     /// The most redirects followed.
     package let maxRedirects: Int
-    /// Told the URL of every download the loader starts (for the metrics).
-    package let onDownload: @Sendable (URL) -> Void
     /// Bounds each source host's downloads; `nil`: no bound.
     package let hosts: HostDownloadGate?
 
     /// Makes a loader.
     package init(
         policy: SourcePolicy, resolver: any AddressResolving = SystemAddressResolver(), timeout: Duration = .seconds(10),
-        maxRedirects: Int = 10, hosts: HostDownloadGate? = nil, onDownload: @escaping @Sendable (URL) -> Void = { _ in }
+        maxRedirects: Int = 10, hosts: HostDownloadGate? = nil
     ) {
         self.policy = policy
         self.resolver = resolver
         self.timeout = timeout
         self.maxRedirects = maxRedirects
-        self.onDownload = onDownload
         self.hosts = hosts
     }
 
     /// Streams the response and body of `request`, following redirects by hand, once its
     /// host has a slot for it (the wait is not part of the download's ``timeout``).
     package func loadData(for request: URLRequest, byteLimit: Int?) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
-        if let url = request.url { onDownload(url) }
-        return AsyncThrowingStream { continuation in
+        AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     let permit = try await hostSlot(for: request.url)

@@ -12,7 +12,7 @@ import Testing
 @Suite struct ImgproxyConformanceTests {
     func get(
         _ path: @escaping @Sendable (String) -> String, files: [String: Data], headers: HTTPFields = [:],
-        config: ServerConfiguration = Harness.configuration()
+        config: IrisServerConfiguration = Harness.configuration()
     ) async throws -> TestResponse {
         let sources = SourceFiles()
         for (name, data) in files { sources[name] = data }
@@ -168,7 +168,7 @@ import Testing
     /// Each per-request limit only lowers the configured one.
     @Test func perRequestLimitsOnlyLower() async throws {
         let photo = ["p.jpg": try TestImages.photo()]  // 640×480: 0.31 MP
-        func status(_ options: [String], _ config: ServerConfiguration = Harness.configuration()) async throws -> Int {
+        func status(_ options: [String], _ config: IrisServerConfiguration = Harness.configuration()) async throws -> Int {
             try await get({ Harness.path(options, source: "\($0)/f/p.jpg", extension: "png") }, files: photo, config: config).status.code
         }
         #expect(try await status(["msr:0.1"]) == 422)  // over the resolution limit: 422, as imgproxy
@@ -216,12 +216,12 @@ import Testing
         #expect(throws: ConfigurationError.self) { try ImageRenderer(configuration: config) }
         config.presets = ["loop": ["w:10", "pr:loop"]]
         _ = try ImageRenderer(configuration: config)
-        let blank = try ServerConfiguration().applying(environment: ["IRIS_PRESETS": ""])
+        let blank = try IrisServerConfiguration().applying(environment: ["IRIS_PRESETS": ""])
         #expect(blank.presets.isEmpty)
-        let commented = try ServerConfiguration().applying(environment: ["IRIS_PRESETS": " ;# old=w:1; thumb = w:10/h:10 ;"])
+        let commented = try IrisServerConfiguration().applying(environment: ["IRIS_PRESETS": " ;# old=w:1; thumb = w:10/h:10 ;"])
         #expect(commented.presets == ["thumb": ["w:10", "h:10"]])
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb="]) }
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb=notanoption"]) }
+        #expect(throws: ConfigurationError.self) { try IrisServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb="]) }
+        #expect(throws: ConfigurationError.self) { try IrisServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb=notanoption"]) }
     }
     /// The configured watermark: placed, scaled, tiled and faded as `wm` says; without one
     /// configured the option has no effect.
@@ -233,7 +233,7 @@ import Testing
         try TestImages.encode(TestImages.bitmap(width: 20, height: 20) { _, _ in RGBA(r: 255, g: 0, b: 0) }, as: .png).write(to: markFile)
         let white = try TestImages.encode(TestImages.bitmap(width: 200, height: 100) { _, _ in RGBA(r: 255, g: 255, b: 255) }, as: .png)
         let config = Harness.configuration { $0.watermarkPath = markFile.path }
-        func render(_ options: [String], _ config: ServerConfiguration) async throws -> Bitmap {
+        func render(_ options: [String], _ config: IrisServerConfiguration) async throws -> Bitmap {
             try image(
                 await get({ Harness.path(options, source: "\($0)/f/w.png", extension: "png") }, files: ["w.png": white], config: config)
             ).bitmap

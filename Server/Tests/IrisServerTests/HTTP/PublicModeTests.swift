@@ -14,7 +14,7 @@ import Testing
 @Suite struct PublicModeTests {
     /// Public mode over the source server's `/f/` files, with a key (signed URLs keep full power)
     /// and a result cache (a rendition asked for again is not rendered again).
-    static func configuration(base: String) -> ServerConfiguration {
+    static func configuration(base: String) -> IrisServerConfiguration {
         Harness.configuration {
             $0.development = false
             $0.publicMode = true
@@ -134,10 +134,10 @@ import Testing
             $0.sourcePolicy.allowedPrefixes = ["https://img.test/"]
         }
         #expect(throws: ConfigurationError.self) { try ImageRenderer(configuration: withDev) }
-        var sized = try ServerConfiguration().applying(environment: ["IRIS_PUBLIC": "1", "IRIS_PUBLIC_SIZES": "100, 50,200"])
+        var sized = try IrisServerConfiguration().applying(environment: ["IRIS_PUBLIC": "1", "IRIS_PUBLIC_SIZES": "100, 50,200"])
         #expect(sized.publicMode && sized.publicSizes.steps == [50, 100, 200])
-        sized = ServerConfiguration()
+        sized = IrisServerConfiguration()
         #expect(!sized.publicMode && sized.publicSizes == .standard)
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration().applying(environment: ["IRIS_PUBLIC_SIZES": "64,big"]) }
+        #expect(throws: ConfigurationError.self) { try IrisServerConfiguration().applying(environment: ["IRIS_PUBLIC_SIZES": "64,big"]) }
     }
 }

@@ -10,7 +10,7 @@ import Testing
 /// 127.0.0.1: refused addresses are refused on the address, before any connection.
 @Suite struct SafetyTests {
     func status(
-        _ path: String, config: ServerConfiguration = Harness.configuration(),
+        _ path: String, config: IrisServerConfiguration = Harness.configuration(),
         resolver: TableResolver = TableResolver(), files: SourceFiles = SourceFiles()
     ) async throws -> (Int, String) {
         try await Harness.withService(config, resolver: resolver) { client, _ in
@@ -257,7 +257,7 @@ import Testing
             // is tested by `AdmissionGateTests.aRequestWaitingPastTheQueueTimeoutIs429`).
             let config = Harness.configuration {
                 $0.maxConcurrentRenders = 2
-                $0.maxQueuedRenders = ServerConfiguration().maxQueuedRenders
+                $0.maxQueuedRenders = IrisServerConfiguration().maxQueuedRenders
                 $0.queueTimeout = .seconds(600)
             }
             try await Harness.withService(config) { client, renderer in

@@ -6,7 +6,7 @@ import Testing
 /// `IRIS_*` variables over the defaults; a value that does not parse names its variable.
 @Suite struct ConfigurationTests {
     @Test func defaultsAreSafe() {
-        let config = ServerConfiguration()
+        let config = IrisServerConfiguration()
         #expect(config.host == "127.0.0.1" && config.port == 8080 && !config.development && config.signingKeys.isEmpty)
         #expect(config.sourcePolicy.allowedAddressKinds == [.global] && config.sourcePolicy.localRoot == nil)
         #expect(config.maxRedirects == 10 && !config.clientHints)
@@ -18,12 +18,12 @@ import Testing
     @Test func theListenBacklogIsTheKernelMaximum() throws {
         let somaxconn = try? String(contentsOfFile: "/proc/sys/net/core/somaxconn", encoding: .utf8)
         let expected = somaxconn.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 4096
-        #expect(ServerConfiguration().listenBacklog == expected && ListenBacklog.kernelMaximum == expected)
+        #expect(IrisServerConfiguration().listenBacklog == expected && ListenBacklog.kernelMaximum == expected)
         #expect(expected > 256)
     }
 
     @Test func environmentIsApplied() throws {
-        let config = try ServerConfiguration().applying(environment: [
+        let config = try IrisServerConfiguration().applying(environment: [
             "IRIS_HOST": "0.0.0.0", "IRIS_PORT": "9000", "IRIS_DEV": "true",
             "IRIS_KEY": "736563726574, 6e6577", "IRIS_SALT": "68656C6C6F,00", "IRIS_SIGNATURE_SIZE": "8",
             "IRIS_ALLOWED_SOURCES": "https://a.test/,https://b.test/", "IRIS_LOCAL_ROOT": "/srv/images",
@@ -47,10 +47,10 @@ import Testing
         for (name, value) in [("IRIS_PORT", "eighty"), ("IRIS_ALLOW_ADDRESSES", "everything"), ("IRIS_KEY", "zz")] {
             var environment = [name: value]
             if name == "IRIS_KEY" { environment["IRIS_SALT"] = "00" }
-            #expect(throws: ConfigurationError.self, "\(name)") { try ServerConfiguration().applying(environment: environment) }
+            #expect(throws: ConfigurationError.self, "\(name)") { try IrisServerConfiguration().applying(environment: environment) }
         }
         #expect(throws: ConfigurationError.self) {
-            try ServerConfiguration().applying(environment: ["IRIS_KEY": "00", "IRIS_SALT": "00,11"])
+            try IrisServerConfiguration().applying(environment: ["IRIS_KEY": "00", "IRIS_SALT": "00,11"])
         }
     }
 }

@@ -66,10 +66,10 @@ import Testing
                     for width in [20, 21, 22] { group.addTask { try await client.get(path(width)).status.code } }
                     var arrivals = files.arrivals.makeAsyncIterator()
                     _ = await arrivals.next()
-                    // Wait (bounded) until all three are at the source stage: every slot is taken and
-                    // the queue holds none, so a fourth is a 429.
+                    // Wait (bounded) until all three wait for the source's fetch in the pipeline: every
+                    // slot is taken and the queue holds none, so a fourth is a 429.
                     var spins = 0
-                    while renderer.sources.requests(for: "\(base)/gated/p.jpg") < 3 {
+                    while renderer.pipeline.requestsInFlight < 3 {
                         spins += 1
                         try #require(spins < 10_000_000, "the requests did not reach the source stage")
                         await Task.yield()

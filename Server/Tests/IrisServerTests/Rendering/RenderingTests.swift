@@ -10,7 +10,7 @@ import Testing
 @Suite struct RenderingTests {
     func render(
         _ options: [String], file: String, data: Data, ext: String? = "png", accept: String? = nil,
-        config: ServerConfiguration = Harness.configuration()
+        config: IrisServerConfiguration = Harness.configuration()
     ) async throws -> TestResponse {
         let files = SourceFiles()
         files[file] = data

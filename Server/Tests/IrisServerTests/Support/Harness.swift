@@ -24,8 +24,8 @@ struct TableResolver: AddressResolving {
 struct Harness {
     static let key = SigningKey(keyHex: "736563726574", saltHex: "68656C6C6F")!
 
-    static func configuration(_ configure: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
-        var config = ServerConfiguration()
+    static func configuration(_ configure: (inout IrisServerConfiguration) -> Void = { _ in }) -> IrisServerConfiguration {
+        var config = IrisServerConfiguration()
         config.development = true
         config.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("iris-server-tests/\(UUID().uuidString)")
         config.sourcePolicy.allowedAddressKinds = [.global, .loopback]
@@ -38,7 +38,7 @@ struct Harness {
 
     /// Runs `body` with Hummingbird's test client over the service's router.
     static func withService<T: Sendable>(
-        _ config: ServerConfiguration, resolver: TableResolver = TableResolver(),
+        _ config: IrisServerConfiguration, resolver: TableResolver = TableResolver(),
         drain: DrainState = DrainState(), logger: Logger = Harness.quietLogger,
         _ body: @Sendable (any TestClientProtocol, ImageRenderer) async throws -> T
     ) async throws -> T {
@@ -49,7 +49,7 @@ struct Harness {
     }
 
     /// Removes the test's source and result cache folders.
-    static func removeCaches(of config: ServerConfiguration) {
+    static func removeCaches(of config: IrisServerConfiguration) {
         try? FileManager.default.removeItem(at: config.cacheDirectory)
         if let results = config.resultCacheDirectory { try? FileManager.default.removeItem(at: results) }
     }
@@ -58,7 +58,7 @@ struct Harness {
     static let quietLogger = Logger(label: "iris-server-tests") { _ in SwiftLogNoOpLogHandler() }
 
     /// A result cache folder of the test's own, next to its source cache.
-    static func withResultCache(_ config: inout ServerConfiguration) {
+    static func withResultCache(_ config: inout IrisServerConfiguration) {
         config.resultCacheDirectory = config.cacheDirectory.appendingPathExtension("results")
     }
 

@@ -245,6 +245,9 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
 struct StageSubscription<Output: Sendable, Partial: Sendable>: StageDependency {
     fileprivate let stage: PipelineStage<Output, Partial>
     fileprivate let id: Int
+    /// Whether the subscriber joined a stage already running for its key (coalesced) rather
+    /// than starting it.
+    let joinedStageInFlight: Bool
 
     /// Leaves the stage (cancelling it if this was the last subscriber). Nothing more is
     /// delivered to this subscriber's observer after it returns, except events already under way.
@@ -287,7 +290,7 @@ final class StageRegistry<Key: Hashable & Sendable, Output: Sendable, Partial: S
         }
         if let progress { observer(.progress(progress)) }
         if isNew { stage.start() }
-        return StageSubscription(stage: stage, id: id)
+        return StageSubscription(stage: stage, id: id, joinedStageInFlight: !isNew)
     }
 }
 
@@ -301,6 +304,7 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
         var continuation: CheckedContinuation<Result<Output, ImageError>, Never>?
         var subscription: Subscription?
         var result: Result<Output, ImageError>?
+        var joinedStageInFlight = false
     }
 
     private let state = LockedState(State())
@@ -312,8 +316,15 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
     nonisolated(nonsending) static func result(
         _ subscribe: (@escaping PipelineStage<Output, Partial>.Observer) -> Subscription
     ) async -> Result<Output, ImageError> {
+        await resultAndSharing(subscribe).result
+    }
+
+    /// ``result(_:)``, and whether the caller joined the stage already running for its key.
+    nonisolated(nonsending) static func resultAndSharing(
+        _ subscribe: (@escaping PipelineStage<Output, Partial>.Observer) -> Subscription
+    ) async -> (result: Result<Output, ImageError>, joinedStageInFlight: Bool) {
         let waiter = StageWaiter()
-        return await withTaskCancellationHandler {
+        let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Output, ImageError>, Never>) in
                 waiter.wait(with: continuation)
                 waiter.attach(
@@ -324,6 +335,7 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
         } onCancel: {
             waiter.finish(.failure(.cancelled))
         }
+        return (result, waiter.state.withLock { $0.joinedStageInFlight })
     }
 
     private func wait(with continuation: CheckedContinuation<Result<Output, ImageError>, Never>) {
@@ -337,6 +349,7 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
 
     private func attach(_ subscription: Subscription) {
         let isDone = state.withLock { state -> Bool in
+            state.joinedStageInFlight = subscription.joinedStageInFlight
             if state.result != nil { return true }
             state.subscription = subscription
             return false

@@ -15,7 +15,7 @@ import IrisServerCore
 ///   a form the service would refuse: 400 `{"error": reason}`.
 struct PlaygroundRoutes: Sendable {
     /// The configuration of the service the URLs are for (keys, presets, local root).
-    var configuration: ServerConfiguration
+    var configuration: IrisServerConfiguration
 
     /// The policy of the page: its own script, inline styles, images from the service or
     /// `blob:`, requests to the service only.

@@ -6,9 +6,10 @@ import Testing
 @testable import Iris
 
 /// Bytes a caller already holds, rendered with the header it read once
-/// (``ImagePipeline/readHeader(of:)``, ``ImagePipeline/image(decoding:target:appliesOrientation:processors:)``).
+/// (``ImageDecoderRegistry/readHeader(of:)``,
+/// ``ImageDecoderRegistry/image(decoding:target:appliesOrientation:limits:processors:)``).
 @Suite("Bytes in hand")
-struct PipelineHeldDataTests {
+struct HeldImageDataTests {
     static let source = SampleImages.photo(width: 400, height: 300, seed: 11)
 
     static func png() throws -> Data {
@@ -20,12 +21,13 @@ struct PipelineHeldDataTests {
     func heldBytesRenderAsARequestDoes() async throws {
         let png = try Self.png()
         let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
-        let held = try pipeline.readHeader(of: png)
+        let held = try pipeline.configuration.decoders.readHeader(of: png)
         #expect(held.header.format == .png && held.header.storedSize == PixelSize(width: 400, height: 300))
 
         let processors: [any ImageProcessing] = [.grayscale]
-        let image = try await pipeline.image(
-            decoding: held, target: DecodeTarget(width: 100, height: 100), appliesOrientation: true, processors: processors)
+        let image = try await pipeline.configuration.decoders.image(
+            decoding: held, target: DecodeTarget(width: 100, height: 100), appliesOrientation: true, limits: pipeline.configuration.limits,
+            processors: processors)
         let request = ImageRequest(source: .data(id: "photo") { png }, targetSize: CGSize(width: 100, height: 100), processors: processors)
         let expected = try await pipeline.image(for: request)
         #expect(image.bitmap.size == PixelSize(width: 100, height: 75))
@@ -40,9 +42,10 @@ struct PipelineHeldDataTests {
         let counting = HeaderCountingDecoder(base: base)
         let pipeline = ImagePipeline(configuration: .init(memoryCache: nil, decoders: ImageDecoderRegistry(decoders: [counting])))
 
-        let held = try pipeline.readHeader(of: png)
-        let image = try await pipeline.image(
-            decoding: held, target: DecodeTarget(width: 100, height: 100), appliesOrientation: true, processors: [])
+        let held = try pipeline.configuration.decoders.readHeader(of: png)
+        let image = try await pipeline.configuration.decoders.image(
+            decoding: held, target: DecodeTarget(width: 100, height: 100), appliesOrientation: true, limits: pipeline.configuration.limits,
+            processors: [])
         #expect(image.bitmap.size == PixelSize(width: 100, height: 75))
         #expect(counting.reads == 1)
 
@@ -52,13 +55,14 @@ struct PipelineHeldDataTests {
         #expect(counting.reads == 2)
     }
 
-    @Test("the configuration's limits hold for bytes in hand")
+    @Test("the limits given hold for bytes in hand")
     func limitsHold() async throws {
         let png = try Self.png()
         let pipeline = ImagePipeline(configuration: .init(memoryCache: nil, limits: DecodingLimits(maxPixels: 10_000)))
-        let held = try pipeline.readHeader(of: png)
+        let held = try pipeline.configuration.decoders.readHeader(of: png)
         do {
-            _ = try await pipeline.image(decoding: held, target: nil, appliesOrientation: true, processors: [])
+            _ = try await pipeline.configuration.decoders.image(
+                decoding: held, target: nil, appliesOrientation: true, limits: pipeline.configuration.limits, processors: [])
             Issue.record("a 400×300 source decoded past a limit of 10,000 pixels")
         } catch {
             guard case .overLimit = error else {

@@ -2,7 +2,7 @@ import Foundation
 import Iris
 import IrisServerCore
 
-extension ServerConfiguration {
+extension IrisServerConfiguration {
     /// The configuration with every `IRIS_*` variable of `environment` applied:
     /// `IRIS_HOST`, `IRIS_PORT`, `IRIS_DEV` (1/true), `IRIS_PUBLIC` (1/true), `IRIS_PUBLIC_SIZES`
     /// (comma-separated pixels), `IRIS_KEY` and `IRIS_SALT` (hex, several
@@ -16,7 +16,7 @@ extension ServerConfiguration {
     /// `IRIS_METRICS_HOST`, `IRIS_METRICS_PORT`, `IRIS_RESULT_CACHE_DIR`, `IRIS_RESULT_CACHE_SIZE` (0: off),
     /// `IRIS_RESULT_CACHE_MAX_AGE`, `IRIS_DRAIN_DELAY`, `IRIS_DRAIN_LIMIT` and `IRIS_IDLE_TIMEOUT` (seconds; 0 for none).
     /// A value that does not parse is an error naming the variable.
-    public func applying(environment: [String: String]) throws -> ServerConfiguration {
+    public func applying(environment: [String: String]) throws -> IrisServerConfiguration {
         var config = self
         func int(_ name: String) throws -> Int? {
             guard let text = environment[name] else { return nil }

@@ -4,7 +4,7 @@ import IrisServerCore
 
 /// Everything the service is configured with; every limit has a default safe for a public
 /// service (the `iris-server` tool fills it from flags and `IRIS_*` variables).
-public struct ServerConfiguration: Sendable {
+public struct IrisServerConfiguration: Sendable {
     /// The address to listen on (127.0.0.1 by default).
     public var host = "127.0.0.1"
     /// The port to listen on (8080 by default; 0 picks a free one).
@@ -28,7 +28,7 @@ public struct ServerConfiguration: Sendable {
     /// Which sources may be loaded.
     public var sourcePolicy = SourcePolicy()
     /// The folder of the source cache on disk (original bytes, shared by every option).
-    public var cacheDirectory: URL = ServerConfiguration.defaultCacheDirectory
+    public var cacheDirectory: URL = IrisServerConfiguration.defaultCacheDirectory
     /// The source cache's size limit in bytes (1 GiB by default).
     public var cacheSizeLimit = 1 << 30
     /// The longest a source download may take, in seconds (10).
@@ -92,7 +92,7 @@ public struct ServerConfiguration: Sendable {
     /// `Retry-After` of a 429, in seconds.
     public var retryAfterSeconds = 1
     /// The folder of the result cache (encoded responses); `nil`: no result cache.
-    public var resultCacheDirectory: URL? = ServerConfiguration.defaultCacheDirectory
+    public var resultCacheDirectory: URL? = IrisServerConfiguration.defaultCacheDirectory
         .deletingLastPathComponent().appendingPathComponent("results")
     /// The result cache's size limit in bytes (1 GiB); the least recently used go first.
     public var resultCacheSizeLimit = 1 << 30
