@@ -221,7 +221,9 @@ import Testing
         let commented = try IrisServerConfiguration().applying(environment: ["IRIS_PRESETS": " ;# old=w:1; thumb = w:10/h:10 ;"])
         #expect(commented.presets == ["thumb": ["w:10", "h:10"]])
         #expect(throws: ConfigurationError.self) { try IrisServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb="]) }
-        #expect(throws: ConfigurationError.self) { try IrisServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb=notanoption"]) }
+        #expect(throws: ConfigurationError.self) {
+            try IrisServerConfiguration().applying(environment: ["IRIS_PRESETS": "thumb=notanoption"])
+        }
     }
     /// The configured watermark: placed, scaled, tiled and faded as `wm` says; without one
     /// configured the option has no effect.
