@@ -114,7 +114,7 @@ struct ViewDecisionTests {
                     return photo
                 }))
         model.viewLayoutDidChange(slot: ImageSlot(measured: .zero), displayScale: 2)  // not laid out yet
-        #expect((model.request?.targetSize?.width).map { Double($0) } == Double(ViewTargetSize.openSidePixels))
+        #expect((model.request?.targetSize?.width).map { Double($0) } == Double(ViewSizing.openSidePixels))
         model.viewLayoutDidChange(slot: ImageSlot(width: 100, height: 100), displayScale: 2)
         #expect(model.request?.targetSize == CGSize(width: 112, height: 112))
         gate.open()

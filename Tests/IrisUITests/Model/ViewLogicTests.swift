@@ -18,24 +18,24 @@ struct ViewLogicTests {
             (1000, 1024), (1025, 1280), (4000, 4096),
         ])
     func buckets(pixels: Int, bucket: Int) {
-        #expect(ViewTargetSize.bucket(pixels) == bucket)
+        #expect(ViewSizing.bucket(pixels) == bucket)
     }
 
     @Test("a bucket is never smaller than the view, and larger by less than a quarter (or 16 px)")
     func bucketBounds() {
         for pixels in 1...5000 {
-            let bucket = ViewTargetSize.bucket(pixels)
+            let bucket = ViewSizing.bucket(pixels)
             #expect(bucket >= pixels && bucket - pixels < max(16, (pixels + 3) / 4), "\(pixels) → \(bucket)")
         }
     }
 
     @Test("a closed slot × scale, rounded up, then bucketed, in the request's content mode")
     func closedSlot() {
-        let target = ViewTargetSize.decodeTarget(
+        let target = ViewSizing.decodeTarget(
             for: ImageSlot(width: 100, height: 50), displayScale: 3, imageScale: 1,
             contentMode: .fill)
         #expect(target == .init(pixels: PixelSize(width: 320, height: 160), contentMode: .fill, scale: 3))
-        let odd = ViewTargetSize.decodeTarget(
+        let odd = ViewSizing.decodeTarget(
             for: ImageSlot(width: 33.4, height: 33.4), displayScale: 2, imageScale: 1,
             contentMode: .fit)
         #expect(odd?.pixels == PixelSize(width: 80, height: 80))  // 66.8 → 67 → 80
@@ -43,16 +43,16 @@ struct ViewLogicTests {
 
     @Test("the tracker keeps a larger decode, reloads for more pixels or for half as many, re-keys the same pixels")
     func trackerDecisions() {
-        func target(_ width: Int, _ height: Int, _ mode: ContentMode = .fill) -> ViewTargetSize.Target {
+        func target(_ width: Int, _ height: Int, _ mode: ContentMode = .fill) -> ViewSizing.Target {
             .init(pixels: PixelSize(width: width, height: height), contentMode: mode, scale: 3)
         }
-        var tracker = DecodeSizeTracker()
+        var tracker = ViewSizing()
         #expect(tracker.decision(for: target(1280, 112), dataKey: "a", shown: nil) == .load(target(1280, 112)))
         // Loading, source unknown: boxes compared.
         #expect(tracker.decision(for: target(1152, 112), dataKey: "a", shown: nil) == .keep)
         #expect(tracker.decision(for: target(1280, 896), dataKey: "a", shown: nil) == .load(target(1280, 896)))
         // Shown, 1600×1200 source: both boxes cover it with 1280×960, so the new box re-keys.
-        var shown = DecodeSizeTracker()
+        var shown = ViewSizing()
         _ = shown.decision(for: target(1280, 112), dataKey: "a", shown: nil)
         #expect(
             shown.decision(

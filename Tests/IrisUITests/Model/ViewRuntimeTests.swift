@@ -75,15 +75,15 @@ struct ViewRuntimeTests {
 
     @Test("the target comes from the slot: closed, one side open (a scroll axis), both open (natural size)")
     func slotTargets() {
-        let closed = ViewTargetSize.decodeTarget(
+        let closed = ViewSizing.decodeTarget(
             for: ImageSlot(width: 50, height: 50), displayScale: 2, imageScale: 1,
             contentMode: .fill)
         #expect(closed == .init(pixels: PixelSize(width: 112, height: 112), contentMode: .fill, scale: 2))
-        let column = ViewTargetSize.decodeTarget(
+        let column = ViewSizing.decodeTarget(
             for: ImageSlot(width: 100, height: .infinity), displayScale: 2,
             imageScale: 1, contentMode: .fill)
-        #expect(column == .init(pixels: PixelSize(width: 224, height: ViewTargetSize.openSidePixels), contentMode: .fit, scale: 2))
-        let open = ViewTargetSize.decodeTarget(
+        #expect(column == .init(pixels: PixelSize(width: 224, height: ViewSizing.openSidePixels), contentMode: .fit, scale: 2))
+        let open = ViewSizing.decodeTarget(
             for: ImageSlot(measured: .zero), displayScale: 3, imageScale: 1.5,
             contentMode: .fill)
         #expect(open == .init(pixels: PixelSize(width: 4096, height: 4096), contentMode: .fit, scale: 1.5))
