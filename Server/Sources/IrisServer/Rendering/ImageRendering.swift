@@ -29,9 +29,9 @@ extension ImageRenderer {
         guard let held = prepared.held else { throw ServeError(status: 500, "the render was not planned") }
         let image: LoadedImage
         do throws(ImageError) {
-            image = try await pipeline.configuration.decoders.image(
-                decoding: held, target: plan.decodeTarget, appliesOrientation: !plan.skipsOrientation,
-                limits: pipeline.configuration.limits, processors: timer.wrapping(plan.processors))
+            image = try await decoders.image(
+                decoding: held, target: plan.decodeTarget, appliesOrientation: !plan.skipsOrientation, limits: limits,
+                processors: timer.wrapping(plan.processors))
         } catch {
             throw ServeError(error)
         }
