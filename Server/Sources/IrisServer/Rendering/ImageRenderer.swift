@@ -204,6 +204,6 @@ extension ImageRenderer {
 
     /// Drops a source that turned out not to be a usable image from the disk cache.
     func forget(_ fetched: FetchedSource) {
-        pipeline.configuration.dataCache?.remove(for: pipeline.dataKey(for: fetched.request))
+        pipeline.cache.remove(fetched.request, from: .disk)
     }
 }
