@@ -192,11 +192,7 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
     ) -> Int {
         state.withLock { state in
             state.onEnd = onEnd
-            let id = state.nextID
-            state.nextID += 1
-            state.subscribers.append(Subscriber(id: id, priority: priority, observer: observer))
-            Self.updatePriority(&state)
-            return id
+            return Self.append(priority: priority, observer: observer, to: &state)
         }
     }
 
@@ -208,12 +204,17 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
     ) -> (id: Int, progress: ImageTask.Progress?)? {
         state.withLock { state in
             guard state.phase == .active else { return nil }
-            let id = state.nextID
-            state.nextID += 1
-            state.subscribers.append(Subscriber(id: id, priority: priority, observer: observer))
-            Self.updatePriority(&state)
-            return (id, state.lastProgress)
+            return (Self.append(priority: priority, observer: observer, to: &state), state.lastProgress)
         }
+    }
+
+    /// Adds a subscriber to `state`; its id.
+    private static func append(priority: ImageRequest.Priority, observer: @escaping Observer, to state: inout State) -> Int {
+        let id = state.nextID
+        state.nextID += 1
+        state.subscribers.append(Subscriber(id: id, priority: priority, observer: observer))
+        updatePriority(&state)
+        return id
     }
 
     /// Removes a subscriber; cancels the stage when it was the last one.
