@@ -142,7 +142,6 @@ fuzz-build: deps
 # (`-minimize_crash=1`) into Fuzz/regressions/<target>/.
 fuzz: fuzz-build
 	scripts/make-fuzz-seeds
-	scripts/make-video-fuzz-seeds
 	cat Fuzz/dictionaries/*.dict > Fuzz/.build/all.dict
 	mkdir -p Fuzz/crashes Fuzz/logs
 	failed=""; for target in $(FUZZ_TARGETS); do \
