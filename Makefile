@@ -34,7 +34,10 @@ tool: deps
 # every deadline (10 minutes) is only a hang detector.
 test: test-library test-server
 
+# Before the run, scripts/sanitizer-tests checks that each suite of the build is in one of its lists
+# (thread, address or neither): a new suite is never left out of the sanitizer runs in silence.
 test-library: build
+	scripts/sanitizer-tests check
 	$(SWIFT) test --skip-build
 
 # swift format (the toolchain's, configured by .swift-format) on every Swift file of the project
