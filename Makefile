@@ -34,7 +34,10 @@ tool: deps
 # every deadline (10 minutes) is only a hang detector.
 test: test-library test-server
 
+# Before the run, scripts/sanitizer-tests checks that each suite of the build is in one of its lists
+# (thread, address or neither): a new suite is never left out of the sanitizer runs in silence.
 test-library: build
+	scripts/sanitizer-tests check
 	$(SWIFT) test --skip-build
 
 # swift format (the toolchain's, configured by .swift-format) on every Swift file of the project
@@ -142,7 +145,6 @@ fuzz-build: deps
 # (`-minimize_crash=1`) into Fuzz/regressions/<target>/.
 fuzz: fuzz-build
 	scripts/make-fuzz-seeds
-	scripts/make-video-fuzz-seeds
 	cat Fuzz/dictionaries/*.dict > Fuzz/.build/all.dict
 	mkdir -p Fuzz/crashes Fuzz/logs
 	failed=""; for target in $(FUZZ_TARGETS); do \

@@ -7,9 +7,9 @@ import PackageDescription
 let targets = [
     "FuzzDecode", "FuzzDecodeAtTarget", "FuzzHeader", "FuzzDataCacheEntry", "FuzzProgressivePrefix",
     "FuzzAnimation", "FuzzAPNG",
-    // AVIF, HEIF and JPEG XL through libavif, libheif and libjxl (seeds: scripts/make-avif-heif-jxl-fuzz-seeds).
+    // AVIF, HEIF and JPEG XL through libavif, libheif and libjxl (their seeds: scripts/make-fuzz-seeds).
     "FuzzAVIF", "FuzzHEIF", "FuzzJXL",
-    // Videos through FFmpeg (seeds: scripts/make-video-fuzz-seeds).
+    // Videos through FFmpeg (their seeds: scripts/make-fuzz-seeds).
     "FuzzVideo",
 ]
 

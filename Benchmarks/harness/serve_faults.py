@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fault tests of iris-server behind nginx (issue 29), driven by scripts/serve-faults.
+"""Fault tests of iris-server behind nginx (issue 29), driven by Benchmarks/runners/serve-faults.
 
 Two replicas and nginx (scripts/serve-cluster 2, replicas restarted when they exit) on
 127.0.0.1, sources from a server of this script's own on 127.0.0.1 (serve_common.SourceServer).

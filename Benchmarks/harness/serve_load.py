@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load numbers of iris-server behind nginx (issue 29), driven by scripts/serve-load.
+"""Load numbers of iris-server behind nginx (issue 29), driven by Benchmarks/runners/serve-load.
 
 Sources come from a server of this script's own on 127.0.0.1, which counts its downloads.
 1. Rendering through nginx with 1 and with 2 replicas: wrk, every request a distinct URL (a

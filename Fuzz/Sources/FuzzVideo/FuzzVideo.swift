@@ -1,7 +1,7 @@
 import FuzzDriver
 import Iris
 
-/// Videos through FFmpeg (seeds: scripts/make-video-fuzz-seeds, tiny clips made by ffmpeg:
+/// Videos through FFmpeg (seeds made by scripts/make-fuzz-seeds: tiny clips made by ffmpeg:
 /// H.264 and HEVC in MP4 and MOV, VP9 and AV1 in WebM, a rotated one): the header, the poster at
 /// a small target, and every frame. A typed error or an image, never a crash or a hang: each
 /// decode stops after two seconds inside FFmpeg, well within libFuzzer's timeout.
