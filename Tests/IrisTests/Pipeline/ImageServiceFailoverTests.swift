@@ -32,7 +32,7 @@ struct ImageServiceFailoverTests {
     }
 
     static func jpeg(seed: UInt64) throws -> Data {
-        try JPEGEncoder().encode(SampleImages.photo(width: 320, height: 240, seed: seed), options: EncodeOptions())
+        try TestImages.jpeg(width: 320, height: 240, seed: seed)
     }
 
     @Test("videos never go to the service; animations only to one that keeps them moving; stills do")
