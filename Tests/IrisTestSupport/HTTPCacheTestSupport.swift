@@ -1,3 +1,4 @@
+#if IRIS_TESTABLE
 import Foundation
 @testable import Iris
 
@@ -47,3 +48,4 @@ package func temporaryCacheFolder(_ name: String = "http-cache") -> URL {
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+#endif

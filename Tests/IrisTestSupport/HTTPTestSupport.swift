@@ -1,10 +1,10 @@
+#if IRIS_TESTABLE
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 @testable import Iris
 import IrisSamples
-import IrisTestServer
 
 // Helpers for tests over a real HTTP server on loopback.
 
@@ -119,3 +119,4 @@ package final class HTTPCountingDecoder: ImageDecoding {
         ImageDecoderRegistry(decoders: ImageDecoderRegistry.standard.decoders.map { HTTPCountingDecoder($0, counter: counter) })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if IRIS_TESTABLE
 import Foundation
 @testable import Iris
 
@@ -58,3 +59,4 @@ package enum PNGBytes {
         [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
     }
 }
+#endif
