@@ -47,9 +47,11 @@ test-library: build
 # api/MODULE.txt; the Apple-built API of Iris and IrisUI, views included, is checked exactly
 # against api/*.ios.txt and api/*.macos.txt by scripts/typecheck-apple where the SDKs are, and here,
 # without them, every public declaration must at least be named in a baseline: scripts/check-apple-api),
-# the generated lazy-library stubs against their generator, and
+# the generated lazy-library stubs against their generator,
 # the library's folders depending only downwards (scripts/check-layers, the order of docs/ARCHITECTURE.md),
-# and every path and make target the documents name being real (scripts/check-docs).
+# every path and make target the documents name being real (scripts/check-docs), and each file of
+# the test support that reads Iris's internals or uses swift-testing being inside `#if IRIS_TESTABLE`
+# (the benchmarks build that module in release, where Iris is not built for testing).
 lint:
 	$(SWIFT) format lint --strict --configuration .swift-format \
 		$$(find Sources Tests Server/Sources Server/Tests Examples Benchmarks -name '*.swift' -not -path '*/.build*' | sort)
@@ -61,6 +63,8 @@ lint:
 	scripts/make-lazy-codec-stubs --check
 	scripts/check-layers
 	scripts/check-docs
+	@outside=$$(grep -lE '^(@testable import|import Testing)' $$(find Tests/IrisTestSupport -name '*.swift') | xargs -r grep -L '^#if IRIS_TESTABLE'); \
+	if [ -n "$$outside" ]; then echo "lint: not inside #if IRIS_TESTABLE (the benchmarks build it in release): $$outside"; exit 1; fi
 
 # The image service (Server/, a package of its own, so an app that adds Iris never resolves
 # Hummingbird): its build, with its tests, and its suite. Run by `test` after the library's.

@@ -13,17 +13,17 @@ let package = Package(
         .library(name: "Iris", targets: ["Iris"]),
         // SwiftUI `IrisImage` and UIKit/AppKit `IrisImageView`: thin shells over `ImageModel`.
         .library(name: "IrisUI", targets: ["IrisUI"]),
-        // For the benchmarks package (Benchmarks/): the sample images and the scriptable HTTP
-        // server the benchmarks load from. An app that adds Iris resolves only the packages the
-        // products it uses need: Iris and IrisUI need none.
+        // For the benchmarks package (Benchmarks/): the sample images, and the test support with
+        // the scriptable HTTP server the benchmarks load from. An app that adds Iris resolves only
+        // the packages the products it uses need: Iris and IrisUI need none.
         .library(name: "IrisSamples", targets: ["IrisSamples"]),
-        .library(name: "IrisTestServer", targets: ["IrisTestServer"]),
+        .library(name: "IrisTestSupport", targets: ["IrisTestSupport"]),
         // The `iris` tool (`swift run -c release IrisCLI`, `make install`) is a target, not a
         // product: an executable *product* would make every app resolve swift-argument-parser
         // (SwiftPM keeps a dependency's executables, for plugins).
     ],
     dependencies: [
-        // Used only by the IrisCLI executable and the test server: never by a product.
+        // Used only by the IrisCLI executable and the test support's HTTP server: never by Iris or IrisUI.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -103,34 +103,31 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // A scriptable HTTP/1.1 server (delays, trickled bodies, dropped connections, gates).
+        // What the test targets share, in one module: byte comparisons, a virtual clock, counting
+        // loaders and decoders, test image makers and writers, and a scriptable HTTP/1.1 server
+        // (TestServer/: delays, trickled bodies, dropped connections, gates) with its helpers.
+        // The benchmarks package builds it in release, where Iris is not built for testing: the
+        // files that read Iris's internals (`@testable import`) or use swift-testing are inside
+        // `#if IRIS_TESTABLE`, defined in debug builds (the tests'); the server and TestImages
+        // are plain Swift over public API, built in both.
         .target(
-            name: "IrisTestServer",
+            name: "IrisTestSupport",
             dependencies: [
+                "Iris", "IrisSamples",
+                .target(name: "CPNG", condition: linuxOnly),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            path: "Tests/IrisTestServer",
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        // What the test targets share: byte comparisons, a virtual clock, counting loaders and
-        // decoders, the HTTP helpers over the test server, test image writers.
-        .target(
-            name: "IrisTestSupport",
-            dependencies: [
-                "Iris", "IrisSamples", "IrisTestServer",
-                .target(name: "CPNG", condition: linuxOnly),
-            ],
             path: "Tests/IrisTestSupport",
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .define("IRIS_TESTABLE", .when(configuration: .debug))]
         ),
         // One test target per module.
         .testTarget(
             name: "IrisTests",
             dependencies: [
-                "Iris", "IrisSamples", "IrisTestServer", "IrisTestSupport",
+                "Iris", "IrisSamples", "IrisTestSupport",
                 // The codec conformance tests that read `iris info --json` and `iris frames` run
                 // the tool's executable (built with this dependency).
                 "IrisCLI",
@@ -150,7 +147,7 @@ let package = Package(
         // The views' model and its decisions (the platform-neutral files of IrisUI).
         .testTarget(
             name: "IrisUITests",
-            dependencies: ["Iris", "IrisUI", "IrisSamples", "IrisTestServer", "IrisTestSupport"],
+            dependencies: ["Iris", "IrisUI", "IrisSamples", "IrisTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The CLI's own types (output naming, batches, thumbnail jobs), `@testable`, and its

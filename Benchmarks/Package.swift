@@ -20,7 +20,7 @@ let package = Package(
             name: "PipelineBench",
             dependencies: [
                 .product(name: "Iris", package: "Iris"), .product(name: "IrisSamples", package: "Iris"),
-                .product(name: "IrisTestServer", package: "Iris"),
+                .product(name: "IrisTestSupport", package: "Iris"),
             ],
             path: "PipelineBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -30,7 +30,7 @@ let package = Package(
             name: "ModelBench",
             dependencies: [
                 .product(name: "Iris", package: "Iris"), .product(name: "IrisUI", package: "Iris"),
-                .product(name: "IrisSamples", package: "Iris"), .product(name: "IrisTestServer", package: "Iris"),
+                .product(name: "IrisSamples", package: "Iris"), .product(name: "IrisTestSupport", package: "Iris"),
             ],
             path: "ModelBench",
             swiftSettings: [.swiftLanguageMode(.v6)]

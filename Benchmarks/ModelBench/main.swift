@@ -14,7 +14,7 @@ import Foundation
 import Iris
 import IrisUI
 import IrisSamples
-import IrisTestServer
+import IrisTestSupport
 import Observation
 import Synchronization
 

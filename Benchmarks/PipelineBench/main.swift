@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import Iris
 import IrisSamples
-import IrisTestServer
+import IrisTestSupport
 
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let target = CGSize(width: 128, height: 128)

@@ -1,4 +1,4 @@
-#if canImport(CPNG)
+#if IRIS_TESTABLE && canImport(CPNG)
 import Foundation
 @testable import Iris
 

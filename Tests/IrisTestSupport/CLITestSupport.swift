@@ -1,3 +1,4 @@
+#if IRIS_TESTABLE
 import Foundation
 @testable import Iris
 import IrisSamples
@@ -100,3 +101,4 @@ package struct CLITestError: Error, CustomStringConvertible {
     package var description: String
     package init(_ description: String) { self.description = description }
 }
+#endif

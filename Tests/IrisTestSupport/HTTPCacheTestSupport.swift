@@ -1,9 +1,9 @@
+#if IRIS_TESTABLE
 import Foundation
 @testable import Iris
-import IrisSamples
 
-// Helpers for tests of HTTP caching: a wall clock the test moves, distinct real images, and a
-// pipeline "relaunched" over the same disk-cache folder.
+// Helpers for tests of HTTP caching: a wall clock the test moves and a pipeline "relaunched" over
+// the same disk-cache folder.
 
 /// A wall clock that moves only when the test says so (``HTTPCachePolicy/now``).
 package final class ManualWallClock: Sendable {
@@ -23,22 +23,6 @@ package final class ManualWallClock: Sendable {
         var policy = HTTPCachePolicy(now: { [self] in now })
         configure(&policy)
         return policy
-    }
-}
-
-/// Real encoded photos for tests, made by Iris's own encoders from the sample photo generator:
-/// the one place every test target makes them.
-package enum TestImages {
-    /// A photo-like PNG of `width` × `height`.
-    package static func png(width: Int, height: Int, seed: UInt64) throws -> Data {
-        guard let encoder = ImageEncoders.encoder(for: .png) else { throw ImageError.unsupportedFormat(.png) }
-        return try encoder.encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions())
-    }
-
-    /// A photo-like JPEG of `width` × `height` at `quality`.
-    package static func jpeg(width: Int, height: Int, seed: UInt64, quality: Int = 85) throws -> Data {
-        guard let encoder = ImageEncoders.encoder(for: .jpeg) else { throw ImageError.unsupportedFormat(.jpeg) }
-        return try encoder.encode(SampleImages.photo(width: width, height: height, seed: seed), options: EncodeOptions(quality: quality))
     }
 }
 
@@ -64,3 +48,4 @@ package func temporaryCacheFolder(_ name: String = "http-cache") -> URL {
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+#endif

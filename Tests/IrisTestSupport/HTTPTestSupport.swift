@@ -1,10 +1,10 @@
+#if IRIS_TESTABLE
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 @testable import Iris
 import IrisSamples
-import IrisTestServer
 
 // Helpers for tests over a real HTTP server on loopback.
 
@@ -34,22 +34,16 @@ package func progress(of task: ImageTask, reaches bytes: Int) async -> Bool {
     return false
 }
 
-/// Real encoded images made with Iris's own encoders.
+/// The photo the HTTP tests serve, and its encodings (``TestImages``).
 package enum HTTPTestImages {
     /// The photo the encoded images show.
     package static let source = SampleImages.photo(width: 240, height: 160, seed: 11)
 
     /// `source` as PNG.
-    package static func png() throws -> Data {
-        guard let encoder = ImageEncoders.encoder(for: .png) else { throw ImageError.unsupportedFormat(.png) }
-        return try encoder.encode(source, options: EncodeOptions())
-    }
+    package static func png() throws -> Data { try TestImages.png(source) }
 
     /// `source` as baseline JPEG.
-    package static func jpeg() throws -> Data {
-        guard let encoder = ImageEncoders.encoder(for: .jpeg) else { throw ImageError.unsupportedFormat(.jpeg) }
-        return try encoder.encode(source, options: EncodeOptions(quality: 90))
-    }
+    package static func jpeg() throws -> Data { try TestImages.jpeg(source, quality: 90) }
 }
 
 /// Everything one load streamed, and how it ended.
@@ -125,3 +119,4 @@ package final class HTTPCountingDecoder: ImageDecoding {
         ImageDecoderRegistry(decoders: ImageDecoderRegistry.standard.decoders.map { HTTPCountingDecoder($0, counter: counter) })
     }
 }
+#endif

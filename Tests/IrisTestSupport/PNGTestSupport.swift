@@ -1,4 +1,4 @@
-#if canImport(CPNG)
+#if IRIS_TESTABLE && canImport(CPNG)
 import Foundation
 @testable import Iris
 import IrisSamples
@@ -147,63 +147,6 @@ package struct PNGSampleImage {
             out[bit / 8] |= UInt8(s << (8 - bitDepth - bit % 8))
         }
         return out
-    }
-}
-
-/// Reading and rewriting PNG chunks, to make damaged and hand-built files.
-package enum PNGBytes {
-    /// A chunk's position: `offset` is where its length field starts.
-    package struct Chunk {
-        package var type: String
-        package var offset: Int
-        package var length: Int
-        package var dataRange: Range<Int> { (offset + 8)..<(offset + 8 + length) }
-    }
-
-    package static func chunks(_ data: Data) -> [Chunk] {
-        let bytes = [UInt8](data)
-        var out: [Chunk] = []
-        var offset = 8
-        while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            out.append(Chunk(type: type, offset: offset, length: length))
-            offset += 12 + length
-        }
-        return out
-    }
-
-    /// A whole chunk: length, type, data, CRC.
-    package static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        return be32(UInt32(body.count)) + typeBytes + body + be32(crc32(typeBytes + body))
-    }
-
-    /// An IHDR chunk.
-    package static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 2) -> [UInt8] {
-        chunk("IHDR", be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0])
-    }
-
-    /// `data` with the CRC of the chunk at `chunk` recomputed (after its data was changed).
-    package static func fixingCRC(_ data: Data, chunk: Chunk) -> Data {
-        var bytes = [UInt8](data)
-        let crc = crc32(Array(bytes[(chunk.offset + 4)..<chunk.dataRange.upperBound]))
-        bytes.replaceSubrange(chunk.dataRange.upperBound..<(chunk.dataRange.upperBound + 4), with: be32(crc))
-        return Data(bytes)
-    }
-
-    package static func be32(_ v: UInt32) -> [UInt8] {
-        [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
-    }
-
-    /// CRC-32 as PNG uses it (ISO 3309, reflected, polynomial 0xEDB88320).
-    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }
 #endif

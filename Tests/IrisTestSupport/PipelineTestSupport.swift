@@ -1,3 +1,4 @@
+#if IRIS_TESTABLE
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -269,3 +270,4 @@ extension DataCacheEntry {
         DataCacheEntry(data: data, metadata: HTTPCacheMetadata(headers: [:], requestTime: Date(), responseTime: Date()))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if IRIS_TESTABLE
 import Foundation
 import Testing
 @testable import Iris
@@ -108,3 +109,4 @@ private func bytePair(_ a: [UInt8], _ b: [UInt8], at offset: Int) -> String {
 private func hex(_ value: some FixedWidthInteger) -> String {
     "0x" + String(value, radix: 16, uppercase: true)
 }
+#endif

@@ -1,3 +1,4 @@
+#if IRIS_TESTABLE
 import Testing
 @testable import Iris
 
@@ -31,3 +32,4 @@ private func imageError(_ error: any Error) -> ImageError? {
     }
     return error
 }
+#endif

@@ -1,3 +1,4 @@
+#if IRIS_TESTABLE
 @testable import Iris
 
 /// A clock that moves only when a test calls ``advance(by:)``: sleepers wake when their deadline
@@ -62,3 +63,4 @@ package final class VirtualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 }
+#endif

@@ -90,8 +90,8 @@ struct EXIFReaderTests {
         let sos: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]
         #expect(Self.read(Data([0xFF, 0xD8] + sos + [0xFF, 0xD9]), .jpeg) == nil)
         #expect(Self.read(Data([0xFF, 0xD8, 0xFF, 0xD9]), .jpeg) == nil)
-        let ihdr = B.pngChunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
-        #expect(Self.read(Data(B.pngSignature + ihdr + B.pngChunk("IEND", [])), .png) == nil)
+        let ihdr = PNGBytes.chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+        #expect(Self.read(Data(PNGBytes.signature + ihdr + PNGBytes.chunk("IEND", [])), .png) == nil)
         #expect(Self.read(B.riff(B.vp8x(width: 1, height: 1, flags: 0)), .webp) == nil)
         #expect(Self.read(Data(), .jpeg) == nil)
         #expect(Self.read(Data(), .png) == nil)
@@ -126,12 +126,12 @@ struct EXIFReaderTests {
 
     @Test("PNG: eXIf after IDAT is accepted; after IEND it is not")
     func pngPlacement() {
-        let ihdr = B.pngChunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
-        let idat = B.pngChunk("IDAT", [0x78, 0x9C, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01])
-        let exif = B.pngChunk("eXIf", B.tiff(orientation: 7, byteOrder: .bigEndian))
-        let iend = B.pngChunk("IEND", [])
-        #expect(Self.read(Data(B.pngSignature + ihdr + idat + exif + iend), .png) == 7)
-        #expect(Self.read(Data(B.pngSignature + ihdr + idat + iend + exif), .png) == nil)
+        let ihdr = PNGBytes.chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+        let idat = PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01])
+        let exif = PNGBytes.chunk("eXIf", B.tiff(orientation: 7, byteOrder: .bigEndian))
+        let iend = PNGBytes.chunk("IEND", [])
+        #expect(Self.read(Data(PNGBytes.signature + ihdr + idat + exif + iend), .png) == 7)
+        #expect(Self.read(Data(PNGBytes.signature + ihdr + idat + iend + exif), .png) == nil)
     }
 
     @Test("WebP: odd-sized chunks are padded to even sizes; an oversized RIFF size is clamped")
@@ -283,7 +283,7 @@ struct EXIFReaderTests {
                 let head: [UInt8] =
                     switch format {
                     case .jpeg: [0xFF, 0xD8]
-                    case .png: B.pngSignature
+                    case .png: PNGBytes.signature
                     default: Array("RIFF".utf8) + [UInt8(truncatingIfNeeded: rng.next()), 0, 0, 0] + Array("WEBP".utf8)
                     }
                 bytes = head + bytes

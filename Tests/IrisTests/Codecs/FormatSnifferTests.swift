@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 @Suite("Format sniffing")
 struct FormatSnifferTests {
@@ -55,12 +56,7 @@ struct FormatSnifferTests {
 
     @Test("an acTL chunk before IDAT marks an APNG")
     func apng() {
-        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-            let length = UInt32(payload.count)
-            return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
-                + Array(type.utf8) + payload + [0, 0, 0, 0]
-        }
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let chunk = PNGBytes.chunk, signature = PNGBytes.signature
         let ihdr = chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
         let still = signature + ihdr + chunk("IDAT", [1, 2, 3]) + chunk("acTL", [0, 0, 0, 2, 0, 0, 0, 0])
         let animated = signature + ihdr + chunk("acTL", [0, 0, 0, 2, 0, 0, 0, 0]) + chunk("IDAT", [1, 2, 3])

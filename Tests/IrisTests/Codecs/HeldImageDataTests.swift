@@ -12,10 +12,7 @@ import Testing
 struct HeldImageDataTests {
     static let source = SampleImages.photo(width: 400, height: 300, seed: 11)
 
-    static func png() throws -> Data {
-        let encoder = try #require(ImageEncoders.encoder(for: .png))
-        return try encoder.encode(source, options: EncodeOptions())
-    }
+    static func png() throws -> Data { try TestImages.png(source) }
 
     @Test("bytes in hand decode at the target with the processors, as a request for the same bytes does")
     func heldBytesRenderAsARequestDoes() async throws {

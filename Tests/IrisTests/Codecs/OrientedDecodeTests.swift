@@ -11,7 +11,7 @@ struct OrientedDecodeTests {
     static let stored = SampleImages.photo(width: 60, height: 40, seed: 21)
 
     static func png(orientation: Orientation) throws -> Data {
-        let plain = try PNGEncoder().encode(stored, options: EncodeOptions())
+        let plain = try TestImages.png(stored)
         return EXIFBuilder.png(plain, insertingEXIF: EXIFBuilder.tiff(orientation: UInt16(orientation.rawValue)))
     }
 

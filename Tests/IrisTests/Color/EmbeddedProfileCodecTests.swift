@@ -59,13 +59,13 @@ struct EmbeddedProfileCodecTests {
         let plain = try ColorReference.encoder(.png).encode(source, options: ColorReference.options)
         let reference = try ColorReference.decode(plain, .keepSource)
         // gAMA 45455 (1/2.2), the usual chunk of old tools: sRGB, pixels untouched.
-        let usual = PNGChunks.inserting(gamma: 45_455, into: plain)
+        let usual = PNGBytes.inserting(PNGBytes.chunk("gAMA", PNGBytes.be32(45_455)), afterIHDROf: plain)
         let usualDecoded = try ColorReference.decode(usual, .convertToSRGB)
         #expect(usualDecoded.colorSpace == .sRGB)
         expectSameBytes(usualDecoded, reference, "gAMA 1/2.2")
         // gAMA 1/1.8 (old Macintosh): calibrated, and converted (mid-tones lighten: a value
         // means more light at gamma 1.8 than at sRGB's 2.2).
-        let mac = PNGChunks.inserting(gamma: 55_556, into: plain)
+        let mac = PNGBytes.inserting(PNGBytes.chunk("gAMA", PNGBytes.be32(55_556)), afterIHDROf: plain)
         let kept = try ColorReference.decode(mac, .keepSource)
         guard case .calibrated(let calibration) = kept.colorSpace else {
             Issue.record("gAMA 1/1.8 gave \(kept.colorSpace)")
@@ -85,7 +85,7 @@ extension EmbeddedProfileCodecTests {
         arguments: ColorReference.formats)
     func calibratedWrittenAsICC(format: ImageFormat) throws {
         let plain = try ColorReference.encoder(.png).encode(ColorReference.photo(width: 48, height: 32), options: ColorReference.options)
-        let mac = PNGChunks.inserting(gamma: 55_556, into: plain)
+        let mac = PNGBytes.inserting(PNGBytes.chunk("gAMA", PNGBytes.be32(55_556)), afterIHDROf: plain)
         let kept = try ColorReference.decode(mac, .keepSource)
         let written = try ColorReference.encoder(format).encode(kept, options: ColorReference.options)
         let reread = try ColorReference.decode(written, .keepSource)
@@ -96,23 +96,6 @@ extension EmbeddedProfileCodecTests {
             try ColorReference.decode(written, .convertToSRGB),
             try ColorReference.decode(mac, .convertToSRGB))
         #expect(error <= codecError + 1, "\(format): mean error \(error), the codec alone \(codecError)")
-    }
-}
-
-/// PNG chunks written byte by byte (PNG 3rd edition, 5.3): length, type, data, CRC-32.
-enum PNGChunks {
-    /// `png` with a gAMA chunk (`gamma` × 100000) right after IHDR.
-    static func inserting(gamma: UInt32, into png: Data) -> Data {
-        let body: [UInt8] = [UInt8(gamma >> 24), UInt8(gamma >> 16 & 0xFF), UInt8(gamma >> 8 & 0xFF), UInt8(gamma & 0xFF)]
-        let typeAndBody = Array("gAMA".utf8) + body
-        let crc = typeAndBody.withUnsafeBytes { CRC32.checksum($0) }
-        var chunk: [UInt8] = [0, 0, 0, 4] + typeAndBody
-        chunk += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-        let afterIHDR = 8 + 8 + 13 + 4
-        var out = Data(png.prefix(afterIHDR))
-        out.append(contentsOf: chunk)
-        out.append(png.dropFirst(afterIHDR))
-        return out
     }
 }
 #endif

@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import IrisSamples
-import IrisTestServer
 import Testing
 @testable import Iris
 import IrisTestSupport

@@ -7,7 +7,6 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Iris
-import IrisTestServer
 import IrisTestSupport
 
 /// ``URLSessionDataLoader`` against a real HTTP server on loopback.

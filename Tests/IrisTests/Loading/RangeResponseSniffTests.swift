@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import IrisTestServer
 import Testing
 @testable import Iris
 import IrisTestSupport

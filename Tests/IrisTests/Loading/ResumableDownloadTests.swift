@@ -4,7 +4,6 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Iris
-import IrisTestServer
 import IrisTestSupport
 
 /// Resuming downloads with `Range` / `If-Range` (``ResumableLoad`` over a ``URLSessionDataLoader``)

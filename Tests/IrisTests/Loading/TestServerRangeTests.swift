@@ -4,7 +4,6 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Iris
-import IrisTestServer
 import IrisTestSupport
 
 /// The loopback server answers `Range` / `If-Range` as real servers do, so resumable downloads

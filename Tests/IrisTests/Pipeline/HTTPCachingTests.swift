@@ -4,7 +4,6 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Iris
-import IrisTestServer
 import IrisTestSupport
 
 /// HTTP caching as a private cache does it (RFC 9111), against a real origin on loopback: each

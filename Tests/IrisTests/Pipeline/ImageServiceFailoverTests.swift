@@ -1,6 +1,5 @@
 import Foundation
 import IrisSamples
-import IrisTestServer
 import Testing
 @testable import Iris
 import IrisTestSupport
@@ -32,7 +31,7 @@ struct ImageServiceFailoverTests {
     }
 
     static func jpeg(seed: UInt64) throws -> Data {
-        try JPEGEncoder().encode(SampleImages.photo(width: 320, height: 240, seed: seed), options: EncodeOptions())
+        try TestImages.jpeg(width: 320, height: 240, seed: seed)
     }
 
     @Test("videos never go to the service; animations only to one that keeps them moving; stills do")

@@ -1,6 +1,5 @@
 import Foundation
 import IrisSamples
-import IrisTestServer
 import Testing
 @testable import Iris
 import IrisTestSupport

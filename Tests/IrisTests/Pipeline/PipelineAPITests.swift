@@ -1,6 +1,5 @@
 import Foundation
 import IrisSamples
-import IrisTestServer
 import Testing
 @testable import Iris
 import IrisTestSupport
@@ -10,7 +9,7 @@ import IrisTestSupport
 @Suite("Pipeline API")
 struct PipelineAPITests {
     static func png(seed: UInt64 = 1) throws -> Data {
-        try PNGEncoder().encode(SampleImages.photo(width: 64, height: 48, seed: seed), options: EncodeOptions())
+        try TestImages.png(width: 64, height: 48, seed: seed)
     }
 
     @Test("data(for:) gives the original bytes, from the disk cache the second time, shared with an image load")

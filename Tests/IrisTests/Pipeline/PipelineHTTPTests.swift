@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import Iris
-import IrisTestServer
 import IrisTestSupport
 
 extension PipelineTests {

@@ -10,10 +10,7 @@ extension PipelineTests {
     struct RealImages {
         static let source = SampleImages.photo(width: 400, height: 300, seed: 7)
 
-        static func png() throws -> Data {
-            let encoder = try #require(ImageEncoders.encoder(for: .png))
-            return try encoder.encode(source, options: EncodeOptions())
-        }
+        static func png() throws -> Data { try TestImages.png(source) }
 
         static func pipeline(loader: PipelineCountingLoader, memoryCache: (any ImageCaching)? = nil) -> ImagePipeline {
             ImagePipeline(configuration: .init(dataLoader: loader, memoryCache: memoryCache))

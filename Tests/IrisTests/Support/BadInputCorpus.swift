@@ -39,7 +39,7 @@ enum BadInputCorpus {
                 expected: .error(.unsupportedFormat(.html))),
             BadInput(name: "json", data: Data(#"{"error": "no such image"}"#.utf8), expected: .error(.unsupportedFormat(.json))),
             BadInput(name: "random", data: randomBytes(4096, seed: 1), expected: .error(.unsupportedFormat(.unknown))),
-            BadInput(name: "png-signature-only", data: Data(EXIFBuilder.pngSignature), expected: .truncated(.png)),
+            BadInput(name: "png-signature-only", data: Data(PNGBytes.signature), expected: .truncated(.png)),
         ]
         let photo = SampleImages.photo(width: 160, height: 120, seed: 42)
         let sources: [(String, ImageFormat, Data)] = [

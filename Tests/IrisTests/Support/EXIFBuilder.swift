@@ -1,5 +1,6 @@
 import Foundation
 @testable import Iris
+import IrisTestSupport
 
 /// Builds EXIF (TIFF) blocks and puts them into JPEG, PNG and WebP bytes, for tests.
 ///
@@ -91,31 +92,15 @@ enum EXIFBuilder {
 
     // MARK: PNG
 
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    /// A PNG chunk: length, type, data, CRC-32 over type and data.
-    static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        precondition(typeBytes.count == 4, "chunk types are four letters")
-        return bytes32(UInt32(data.count), big: true) + typeBytes + data
-            + bytes32(CRC32.checksum(typeBytes + data), big: true)
-    }
-
     /// `png` with an `eXIf` chunk holding `tiff` inserted right after IHDR.
     static func png(_ png: Data, insertingEXIF tiff: [UInt8]) -> Data {
-        let bytes = [UInt8](png)
-        precondition(
-            bytes.count >= 33 && Array(bytes[0..<8]) == pngSignature
-                && Array(bytes[12..<16]) == Array("IHDR".utf8), "not a PNG")
-        let ihdrLength = Int(bytes[8]) << 24 | Int(bytes[9]) << 16 | Int(bytes[10]) << 8 | Int(bytes[11])
-        let afterIHDR = 8 + 8 + ihdrLength + 4
-        return Data(bytes[0..<afterIHDR] + pngChunk("eXIf", tiff) + bytes[afterIHDR...])
+        PNGBytes.inserting(PNGBytes.chunk("eXIf", tiff), afterIHDROf: png)
     }
 
     /// A PNG-like chunk sequence signature, IHDR (1×1 grey), eXIf, IEND: enough for the parser.
     static func minimalPNG(tiff: [UInt8]) -> Data {
         let ihdr: [UInt8] = [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]
-        return Data(pngSignature + pngChunk("IHDR", ihdr) + pngChunk("eXIf", tiff) + pngChunk("IEND", []))
+        return Data(PNGBytes.signature + PNGBytes.chunk("IHDR", ihdr) + PNGBytes.chunk("eXIf", tiff) + PNGBytes.chunk("IEND", []))
     }
 
     // MARK: WebP

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import Iris
 @testable import IrisUI
-import IrisTestServer
 import IrisTestSupport
 
 /// What views show when HTTP's caching rules let a stale image be shown while it is revalidated:

@@ -1,6 +1,5 @@
 import Foundation
 import IrisSamples
-import IrisTestServer
 import IrisTestSupport
 import Observation
 import Testing

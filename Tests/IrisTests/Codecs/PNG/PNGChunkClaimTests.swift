@@ -15,14 +15,9 @@ struct PNGChunkClaimTests {
     /// The PNG signature, a 16×16 IHDR, then a `type` chunk header claiming `length` bytes and a
     /// few bytes of it: 52 bytes in all.
     static func claiming(_ type: String, length: UInt32) -> Data {
-        func be(_ value: UInt32) -> [UInt8] {
-            [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-        }
-        let ihdr: [UInt8] = Array("IHDR".utf8) + be(16) + be(16) + [8, 2, 0, 0, 0]
-        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        bytes += be(13) + ihdr + be(CRC32.checksum(ihdr))
-        bytes += be(length) + Array(type.utf8) + Array("Comment\0abc".utf8)
-        return Data(bytes)
+        Data(
+            PNGBytes.signature + PNGBytes.ihdr(width: 16, height: 16) + PNGBytes.be32(length) + Array(type.utf8)
+                + Array("Comment\0abc".utf8))
     }
 
     static let types = ["tEXt", "zTXt", "iTXt", "pCAL", "sCAL", "sPLT", "iCCP"]

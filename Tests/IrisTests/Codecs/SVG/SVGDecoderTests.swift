@@ -2,7 +2,6 @@
 import Foundation
 import Testing
 @testable import Iris
-import IrisTestServer
 import IrisTestSupport
 
 #if canImport(FoundationNetworking)

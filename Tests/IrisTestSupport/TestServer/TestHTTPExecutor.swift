@@ -6,7 +6,7 @@ import Foundation
 final class TestHTTPExecutor: TaskExecutor {
     static let shared = TestHTTPExecutor()
 
-    private let queue = DispatchQueue(label: "IrisTestServer.responses")
+    private let queue = DispatchQueue(label: "IrisTestSupport.TestHTTPServer.responses")
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
