@@ -159,9 +159,15 @@ struct ViewPhaseTests {
     func completionOnEveryResult() async throws {
         let a = try TestImages.png(width: 16, height: 16, seed: 31)
         let model = ImageModel(pipeline: ImagePipeline(configuration: .init(memoryCache: MemoryCache())))
-        let request = ImageRequest(source: .data(id: "a") { a })
+        let first = PipelineGate()  // the data arrives after `load` returned, whatever the machine's speed
+        let request = ImageRequest(
+            source: .data(id: "a") {
+                await first.wait()
+                return a
+            })
         model.load(request)
         #expect(model.resultCount == 0)
+        first.open()
         #expect(await modelSettled(model))
         #expect(model.resultCount == 1)
         let other = ImageModel(pipeline: model.pipeline)
