@@ -44,7 +44,9 @@ let settled = await grid.settle(deadline: deadline)
 let elapsed = clock.now - started
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 let tally = loader.tally
-let fallbacks = grid.models.filter { $0.phase.loadedImage?.serviceFallback != nil }.count
+// Through a service, a cell showing its original (no rendition) fell back to it.
+let fallbacks =
+    configuration.imageService == nil ? 0 : grid.models.filter { $0.phase.loadedImage.map { $0.rendition == nil } ?? false }.count
 let report: [String: Any] = [
     "screen": screen.description, "cells": urls.count, "settled": settled, "seconds": seconds, "bytes": tally.bytes,
     "requests": tally.requestCount, "distinct_urls": tally.requests.count, "not_covering": grid.cellsNotCovering(screen).count,

@@ -82,6 +82,11 @@ final class AnimationFrameBuffer: Sendable {
             }
             waiter?.continuation.resume(returning: .failure(.cancelled))
         }
+        // The worker made the frame, then took this lock to hand it over, then resumed the
+        // continuation. ThreadSanitizer does not always see the resumption as ordering the two
+        // threads (a report of the frame's pixels, seen once under load): taking the lock here
+        // makes the order it already has visible to it.
+        state.withLock { _ in }
         return try result.get()
     }
 

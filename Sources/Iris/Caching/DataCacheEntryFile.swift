@@ -62,15 +62,15 @@ enum DataCacheEntryFile {
         append(UInt32(key.count), to: &bytes)
         append(payload.withUnsafeBytes { CRC32.checksum($0) }, to: &bytes)
         append(UInt64(payload.count), to: &bytes)
-        let metadataLength = UInt32(metadata.count)
-        var lengthBytes: [UInt8] = []
-        append(metadataLength, to: &lengthBytes)
-        let headerCRC = CRC32.checksum(
-            metadata, continuing: CRC32.checksum(key, continuing: CRC32.checksum(lengthBytes, continuing: CRC32.checksum(bytes))))
-        append(headerCRC, to: &bytes)
-        bytes += lengthBytes
+        // The header's CRC covers the fields before it, then the metadata's length, the key and
+        // the metadata that follow it: one pass over them, the CRC then put in its place.
+        let crcOffset = bytes.count
+        append(UInt32(metadata.count), to: &bytes)
         bytes += key
         bytes += metadata
+        var headerCRC: [UInt8] = []
+        append(CRC32.checksum(bytes), to: &headerCRC)
+        bytes.insert(contentsOf: headerCRC, at: crcOffset)
         return bytes
     }
 

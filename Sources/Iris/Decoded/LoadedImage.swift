@@ -25,17 +25,20 @@ public struct LoadedImage: Sendable {
     /// Pixels per point the request asked for (``ImageRequest/scale``): what a platform image
     /// made from this one is scaled by. The pipeline sets it when it hands the image out.
     public var scale: Double = 1
-    /// Why the pipeline's image service (``ImagePipeline/Configuration/imageService``) could not
-    /// render this image, when its original was loaded instead; `nil` when the service's
-    /// rendition was shown, or no service was asked.
-    public var serviceFallback: ImageError?
-    /// The image service's rendition these pixels were decoded from, when one was: its
-    /// ``sourceSize`` is then the rendition's, not the original's (which the service alone knows).
-    public var serviceRendition: ImageRendition?
+    /// The image service's rendition these pixels were decoded from
+    /// (``ImagePipeline/Configuration/imageService``); `nil` when they were decoded from the
+    /// original. A rendition's ``sourceSize`` is the rendition's, not the original's (which the
+    /// service alone knows): ``originalSize`` says what is known of the original.
+    public var rendition: ImageRendition?
     /// What HTTP said about the bytes this image was decoded from (validators, freshness), when
     /// they came over HTTP: the pipeline reads it to know when an image in the memory cache has
     /// gone stale and must be revalidated. `nil` for files and `.data` closures.
     public var httpMetadata: HTTPCacheMetadata?
+
+    /// The original source's size as stored, when it is known: ``sourceSize`` for an image
+    /// decoded from the original, `nil` for a service's ``rendition``. What a view compares a
+    /// new slot against to know whether more pixels can be had.
+    public var originalSize: PixelSize? { rendition == nil ? sourceSize : nil }
 
     /// Makes a loaded image.
     public init(

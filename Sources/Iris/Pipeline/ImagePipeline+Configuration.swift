@@ -51,7 +51,7 @@ extension ImagePipeline {
         /// `http(s)` sources at the size they are shown: a request with a target size (what the
         /// views make for their slot) fetches the service's rendition at a size of its ladder
         /// instead of the original, and falls back to the original when the service fails
-        /// (``LoadedImage/serviceFallback``; see ``ImageService`` for what goes where). `nil` (the default) always fetches the original.
+        /// (``FetchedData/serviceFallback``; see ``ImageService`` for what goes where). `nil` (the default) always fetches the original.
         public var imageService: (any ImageService)?
 
         /// How long the ``imageService`` has to begin answering before the original is loaded

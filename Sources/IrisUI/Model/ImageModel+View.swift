@@ -22,7 +22,7 @@ extension ImageModel {
         let plan = sizing.plan(
             for: request, dataKey: source, in: slot, displayScale: displayScale,
             contentMode: slotContentMode,
-            shown: shownOfSource.flatMap { $0.serviceRendition == nil ? ($0.sourceSize, $0.bitmap.size) : nil })
+            shown: shownOfSource.flatMap { image in image.originalSize.map { ($0, image.bitmap.size) } })
         switch plan {
         case .noDisplay:
             if let shown = self.request, pipeline.sourceKey(for: shown) == pipeline.sourceKey(for: request) { return }

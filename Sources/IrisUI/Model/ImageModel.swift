@@ -9,7 +9,7 @@ import Observation
 /// the main actor; the model only assigns ``phase`` on the main actor.
 ///
 /// The model is three parts with one job each: loading and retrying (this file), sizing and the
-/// keys of what a view shows (`ViewSizing`, `DecodeSizeTracker`, `DataSourceKeys`), and playing
+/// keys of what a view shows (`ViewSizing`, `DataSourceKeys`), and playing
 /// what can play while a view can see it (`ModelPlayback`, `PlaybackVisibility`). Views forward
 /// their events (`ImageModel+View.swift`) and decide nothing.
 ///
@@ -423,10 +423,10 @@ public final class ImageModel {
         guard let naturalScale = sizing.naturalScale else { return phase }
         switch phase {
         case .success(var image):
-            image.scale = ViewTargetSize.naturalScale(of: image, requestScale: naturalScale)
+            image.scale = ViewSizing.naturalScale(of: image, requestScale: naturalScale)
             return .success(image)
         case .preview(var image):
-            image.scale = ViewTargetSize.naturalScale(of: image, requestScale: naturalScale)
+            image.scale = ViewSizing.naturalScale(of: image, requestScale: naturalScale)
             return .preview(image)
         case .empty, .loading, .failure:
             return phase

@@ -59,7 +59,7 @@ struct ImageServiceFailoverTests {
             server.serve(servicePath, .error(415))
             let image = try await Self.pipeline(service).image(for: Self.request(source))
             #expect(image.video != nil)
-            #expect(image.serviceFallback == nil)
+            #expect(image.rendition == nil)
             #expect(server.requestCount(servicePath) == 0)
             #expect(server.requestCount("/clips/loop.mp4") == 1)
         }
@@ -75,14 +75,16 @@ struct ImageServiceFailoverTests {
             let odd = server.url("/media/odd"), next = server.url("/media/next.jpg")
             server.serve("/media/odd", data: photo, contentType: "image/jpeg")
             server.serve(Self.servicePath(service, odd), .error(415))
-            let image = try await pipeline.image(for: Self.request(odd))
+            // The fetch's result says why the original was loaded.
+            let fetched = try await pipeline.fetch(Self.request(odd))
             #expect(
-                image.serviceFallback
+                fetched.serviceFallback
                     == .httpStatus(code: 415, url: try await service.url(for: odd, rendition: service.rendition(for: Self.target))))
+            #expect(fetched.rendition == nil && fetched.data.count == photo.count)
             #expect(server.requestCount("/media/odd") == 1)
             server.serve(Self.servicePath(service, next), data: photo, contentType: "image/jpeg")
             let served = try await pipeline.image(for: Self.request(next))
-            #expect(served.serviceFallback == nil && server.requestCount(Self.servicePath(service, next)) == 1)
+            #expect(served.rendition != nil && server.requestCount(Self.servicePath(service, next)) == 1)
         }
     }
 
@@ -100,7 +102,7 @@ struct ImageServiceFailoverTests {
             }
             defer { for source in sources { server.release(Self.servicePath(service, source)) } }
 
-            let first = Task { try await pipeline.image(for: Self.request(sources[0])) }
+            let first = Task { try await pipeline.fetch(Self.request(sources[0])) }
             // The service has the request and the deadline is set: five seconds pass.
             #expect(await pipelineEventually { server.requestCount(Self.servicePath(service, sources[0])) == 1 && clock.sleeperCount == 1 })
             clock.advance(by: .seconds(5))
@@ -114,8 +116,8 @@ struct ImageServiceFailoverTests {
 
             // Within the cool-off the next image goes to its original at once.
             clock.advance(by: .seconds(29))
-            let skipped = try await pipeline.image(for: Self.request(sources[1]))
-            #expect(skipped.serviceFallback != nil)
+            let skipped = try await pipeline.fetch(Self.request(sources[1]))
+            #expect(skipped.serviceFallback != nil && skipped.rendition == nil)
             #expect(server.requestCount(Self.servicePath(service, sources[1])) == 0)
             #expect(server.requestCount("/o/1.jpg") == 1)
 
@@ -123,7 +125,7 @@ struct ImageServiceFailoverTests {
             clock.advance(by: .seconds(1))
             server.release(Self.servicePath(service, sources[2]))
             let probed = try await pipeline.image(for: Self.request(sources[2]))
-            #expect(probed.serviceFallback == nil)
+            #expect(probed.rendition != nil)
             #expect(server.requestCount(Self.servicePath(service, sources[2])) == 1)
             #expect(server.requestCount("/o/2.jpg") == 0)
         }
@@ -140,10 +142,10 @@ struct ImageServiceFailoverTests {
             server.serve("/o/a.jpg", TestHTTPRoute(body: photo, contentType: "image/jpeg", headers: [("Cache-Control", "max-age=3600")]))
             server.serve(Self.servicePath(service, source), .error(503))
             let first = try await pipeline.image(for: Self.request(source))
-            #expect(first.serviceFallback != nil)
+            #expect(first.rendition == nil)
             // Another size of the same source (another rendition, not in memory), the service cooling off.
             let larger = try await pipeline.image(for: ImageRequest(url: source, targetSize: CGSize(width: 300, height: 300)))
-            #expect(larger.serviceFallback != nil)
+            #expect(larger.rendition == nil)
             #expect(larger.bitmap.width > first.bitmap.width)
             #expect(server.requestCount("/o/a.jpg") == 1)
             // A request that ignores cached data loads the original again.
@@ -207,7 +209,7 @@ struct ImageServiceFailoverTests {
             _ = try await service.url(for: source, rendition: service.rendition(for: Self.target))  // signed and kept with the old key
             key.withLock { $0 = "new" }  // the backend rotated its key
             let image = try await pipeline.image(for: Self.request(source))
-            #expect(image.serviceFallback == nil)
+            #expect(image.rendition != nil)
             #expect(server.requestCount(old) == 1 && server.requestCount(new) == 1)
             #expect(calls.count == 2)
             #expect(server.requestCount("/o/a.jpg") == 0)
@@ -215,8 +217,8 @@ struct ImageServiceFailoverTests {
             let otherOld = Self.servicePath(service, other, signature: "new")
             server.serve(otherOld, .error(403))
             server.serve("/o/b.jpg", data: photo, contentType: "image/jpeg")
-            let refused = try await pipeline.image(for: Self.request(other))
-            #expect(refused.serviceFallback == .httpStatus(code: 403, url: server.url(otherOld)))
+            let refused = try await pipeline.fetch(Self.request(other))
+            #expect(refused.serviceFallback == .httpStatus(code: 403, url: server.url(otherOld)) && refused.rendition == nil)
             #expect(server.requestCount(otherOld) == 1)
         }
     }

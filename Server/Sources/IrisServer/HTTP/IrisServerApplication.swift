@@ -8,7 +8,7 @@ import ServiceLifecycle
 
 /// The image service as a Hummingbird application: `GET /health`, in development mode the
 /// playground under `/playground`, and every other `GET` (and `HEAD`) path an imgproxy URL
-/// rendered by an ``ImageRenderer`` behind the image routes' middleware (`ImageRoutes`);
+/// rendered by an ``ImageRenderer``, answered by the image routes' steps (`ImageRoutes`);
 /// `/metrics` on a listener of its own. Every route is behind the request log
 /// (`RequestLogMiddleware`) and the security headers (`SecurityHeadersMiddleware`).
 public enum IrisServerApplication {

@@ -1,41 +1,13 @@
-import Hummingbird
 import IrisServerCore
 import Synchronization
 
-/// Admits an image request into the bounded work queue (``AdmissionGate``: at once, or a 429)
-/// and hands the handler the ``Admission`` its work runs under, in the context.
+/// One admission into the work queue (``AdmissionGate/admit()``, taken by the image routes'
+/// admission step): the work it runs, and giving it back once.
 ///
-/// Hummingbird's `next` cannot outlive this call, so the work that may outlive the answer (an
-/// encode that cannot stop, past the 504) cannot be `next` itself: the handler passes its
-/// work to ``Admission/run(_:)``, which runs it in a task the admission owns, under the
-/// processing timeout. The admission goes back to the gate once, when that work really ends,
-/// or when the handler returns without having started any.
-struct AdmissionMiddleware: RouterMiddleware {
-    /// The bounded work queue.
-    let gate: AdmissionGate
-    /// The processing timeout.
-    let limit: Duration
-    /// Answers (and counts) a 429.
-    let answers: ImageAnswers
-
-    /// Admits the request, or answers 429.
-    func handle(
-        _ request: Request, context: ImageRequestContext, next: (Request, ImageRequestContext) async throws -> Response
-    ) async throws -> Response {
-        do throws(ServeError) {
-            try gate.admit()
-        } catch {
-            return answers.respond(.failure(error))
-        }
-        let admission = Admission(gate: gate, limit: limit)
-        defer { admission.handlerReturned() }
-        var context = context
-        context.admission = admission
-        return try await next(request, context)
-    }
-}
-
-/// One admission into the work queue: the work it runs, and giving it back once.
+/// The work may outlive the answer (an encode that cannot stop, past the 504), so it runs in a
+/// task the admission owns, under the processing timeout (``run(_:)``). The admission goes back
+/// to the gate once, when that work really ends, or when the handler returns without having
+/// started any (``handlerReturned()``).
 final class Admission: Sendable {
     private enum State {
         /// Admitted, no work started.

@@ -100,7 +100,8 @@ package final class ResultCache: Sendable {
     }
 }
 
-/// The result cache's step (``ResultCacheMiddleware``): what a lookup found, and the key a new result is stored under.
+/// The result cache's step of an image request (``ImageRoutes/answer(_:)``): what a lookup
+/// found, and the key a new result is stored under.
 struct ResultLookup: Sendable {
     /// The key of the request's result; `nil` without a result cache.
     var key: String?

@@ -2,8 +2,9 @@ import Iris
 import IrisServerCore
 
 extension ServeError {
-    /// The response for a pipeline error: a one-line reason without paths, addresses or the
-    /// libraries' own messages; a policy refusal inside a load error comes out as it is.
+    /// The response for an Iris error (a fetch's, a header's, a decode's): a one-line reason
+    /// without paths, addresses or the libraries' own messages; a policy refusal inside a load
+    /// error comes out as it is.
     package init(_ error: ImageError) {
         if let inner = error.underlyingError as? ServeError {
             self = inner

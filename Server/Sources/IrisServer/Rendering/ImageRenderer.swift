@@ -17,17 +17,29 @@ package enum ServeResult: Sendable {
     case failure(ServeError)
 }
 
-/// Renders imgproxy URLs on an ``ImagePipeline``: the parts every step of an image request
-/// uses (the URL reader, the result cache, the work queue, the metrics), and the admitted
-/// work, one named step after another: fetch the source (one download for every request of
-/// a source in flight), plan (limits from its header, the output format, the ETag, 304),
-/// render (decode at the target size, process, encode) and store the result. The steps
-/// before the work are the image routes' middleware (`ImageRoutes`).
+/// Renders imgproxy URLs: the parts every step of an image request uses (the URL reader, the
+/// result cache, the work queue, the metrics), and the admitted work, one named step after
+/// another: fetch the source through an ``ImagePipeline`` (one download for every request of a
+/// source in flight, its disk cache, HTTP's rules), plan (limits from its header, the output
+/// format, the ETag, 304), render (decode at the target size, process, encode) and store the
+/// result. The steps before the work are the image routes' (`ImageRoutes`).
+///
+/// There is one render path, and it is not the pipeline's: the pipeline fetches sources and
+/// decodes nothing (it has no decoder), and every render decodes the bytes in hand with the
+/// service's decoder registry (``decoders``), joining the render of the same result in flight
+/// or in a render slot of the work queue (`ImageRendering.swift`).
 public final class ImageRenderer: Sendable {
     /// The configuration.
     public let configuration: IrisServerConfiguration
-    /// The pipeline every render goes through.
+    /// The pipeline the sources are fetched through (its loader, its disk cache, HTTP's
+    /// rules); nothing is decoded in it.
     package let pipeline: ImagePipeline
+    /// The decoders every render reads and decodes sources with: every decoder but video's
+    /// (FFmpeg never runs in the service: video posters are made by a child process).
+    let decoders: ImageDecoderRegistry
+    /// The bounds every source is checked against from its header, before it is decoded (a
+    /// URL's own limits lower them).
+    let limits: DecodingLimits
     /// The bounded work queue.
     package let gate: AdmissionGate
     /// The downloads of each source host, bounded.
@@ -54,6 +66,10 @@ public final class ImageRenderer: Sendable {
         try configuration.validate()
         self.configuration = configuration
         watermark = try Self.loadWatermark(configuration)
+        var decoders = ImageDecoderRegistry.standard
+        decoders.decoders.removeAll { !$0.formats.isDisjoint(with: ImageFormat.videoFormats) }
+        self.decoders = decoders
+        limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
         hostDownloads = HostDownloadGate(
             maxRunning: configuration.maxDownloadsPerHost, maxWaiting: configuration.maxQueuedDownloadsPerHost,
             maxWait: configuration.queueTimeout, clock: configuration.clock)
@@ -79,20 +95,17 @@ public final class ImageRenderer: Sendable {
         negotiation = FormatNegotiation(available: Set(available))
     }
 
-    /// The pipeline of the service: sources through `loader` and a disk cache, no memory cache,
-    /// and every decoder but video's (FFmpeg never runs in the service: video posters are made
-    /// by a child process). The pipeline's bound on loads at once is the admission's (no more
-    /// loads can be asked for than requests admitted), so it never holds one back: a download
-    /// is bounded by its host's slots in the loader (``HostDownloadGate``), which answer what
-    /// cannot wait, where a shared bound would let a slow host stall every source.
+    /// The pipeline of the service's sources: loaded through `loader` into a disk cache, no
+    /// memory cache, and no decoder (the service renders with ``decoders``, never through the
+    /// pipeline's decode stages). The pipeline's bound on loads at once is the admission's (no
+    /// more loads can be asked for than requests admitted), so it never holds one back: a
+    /// download is bounded by its host's slots in the loader (``HostDownloadGate``), which
+    /// answer what cannot wait, where a shared bound would let a slow host stall every source.
     private static func pipeline(_ configuration: IrisServerConfiguration, loader: SourceLoader) throws -> ImagePipeline {
         let cache = try DataCache(directory: configuration.cacheDirectory, sizeLimit: configuration.cacheSizeLimit)
-        let limits = DecodingLimits(maxPixels: configuration.maxSourcePixels, maxFrames: configuration.maxAnimationFrames)
-        var decoders = ImageDecoderRegistry.standard
-        decoders.decoders.removeAll { !$0.formats.isDisjoint(with: ImageFormat.videoFormats) }
         return ImagePipeline(
             configuration: ImagePipeline.Configuration(
-                dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: decoders, limits: limits,
+                dataLoader: loader, dataCache: cache, memoryCache: nil, decoders: ImageDecoderRegistry(decoders: []),
                 maxConcurrentDownloads: configuration.maxConcurrentRenders + configuration.maxQueuedRenders,
                 resumableData: nil, maxDataBytes: configuration.maxSourceBytes))
     }
@@ -191,6 +204,6 @@ extension ImageRenderer {
 
     /// Drops a source that turned out not to be a usable image from the disk cache.
     func forget(_ fetched: FetchedSource) {
-        pipeline.configuration.dataCache?.remove(for: pipeline.dataKey(for: fetched.request))
+        pipeline.cache.remove(fetched.request, from: .disk)
     }
 }

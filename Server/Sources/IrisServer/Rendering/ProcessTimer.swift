@@ -1,9 +1,9 @@
 import Iris
 import Synchronization
 
-/// Measures the processors' time inside the pipeline: a mark before the first processor and
-/// one after the last. Their identifiers are constant, so identical requests still share one
-/// process stage (a request that joined another's stage reads zero).
+/// Measures the processors' time inside a render, where the decoder registry runs them right
+/// after the decode (``ImageDecoderRegistry/image(decoding:target:appliesOrientation:limits:processors:)``):
+/// a mark before the first processor and one after the last.
 final class ProcessTimer: Sendable {
     private let marks = Mutex<(start: ContinuousClock.Instant?, end: ContinuousClock.Instant?)>((nil, nil))
 

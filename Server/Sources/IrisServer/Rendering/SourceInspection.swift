@@ -56,20 +56,20 @@ extension ImageRenderer {
     /// The header of `data`, read once, within the service's limits lowered by the URL's; a
     /// source that fails them is dropped from the disk cache.
     private func readHeader(_ data: Data, of fetched: FetchedSource, for request: ServeRequest) throws(ServeError) -> HeldImageData {
-        let limits = request.options.limits
+        let urlLimits = request.options.limits
         let held: HeldImageData
         do {
-            held = try pipeline.configuration.decoders.readHeader(of: data)
-            var requestLimits = pipeline.configuration.limits
-            requestLimits.maxPixels = RequestLimits.lower(requestLimits.maxPixels, limits.sourcePixels)
-            requestLimits.maxFrames = RequestLimits.lower(requestLimits.maxFrames, limits.animationFrames)
+            held = try decoders.readHeader(of: data)
+            var requestLimits = limits
+            requestLimits.maxPixels = RequestLimits.lower(requestLimits.maxPixels, urlLimits.sourcePixels)
+            requestLimits.maxFrames = RequestLimits.lower(requestLimits.maxFrames, urlLimits.animationFrames)
             try requestLimits.check(held.header)
         } catch {
             forget(fetched)
             throw ServeError(error)
         }
         let header = held.header
-        if header.isAnimated, let framePixels = limits.animationFramePixels, framePixels > 0,
+        if header.isAnimated, let framePixels = urlLimits.animationFramePixels, framePixels > 0,
             header.width * header.height > framePixels
         {
             throw .unprocessable("an animation frame is over the URL's frame resolution limit")

@@ -214,4 +214,21 @@ import Testing
         let named = try await render(["w:50"], file: "p.jpg", data: photo, ext: "png", accept: "image/avif")
         #expect(named.headers[.contentType] == "image/png" && named.headers[.vary] == nil)
     }
+
+    /// One render path: the service's pipeline fetches sources and has no decoder, so nothing is
+    /// rendered through its decode stages; every render is the service's, from the bytes fetched.
+    @Test func thePipelineFetchesAndRendersNothing() async throws {
+        let photo = try TestImages.photo()
+        let files = SourceFiles()
+        files["p.jpg"] = photo
+        try await withSourceServer(files) { base in
+            try await Harness.withService(Harness.configuration()) { client, renderer in
+                let source = ImageRequest(url: try #require(URL(string: "\(base)/f/p.jpg")))
+                #expect(try await renderer.pipeline.fetch(source).data == photo)
+                await #expect(throws: ImageError.unsupportedFormat(.jpeg)) { try await renderer.pipeline.image(for: source) }
+                let served = try await client.get(Harness.path(["w:40"], source: "\(base)/f/p.jpg", extension: "png"))
+                #expect(try image(served).bitmap.size == PixelSize(width: 40, height: 30))
+            }
+        }
+    }
 }

@@ -111,7 +111,8 @@ struct PNGDecoder: ImageDecoding {
             let premultiplies = layout.format == .rgba8 && !keepsStraight
             var bitmap =
                 passes > 1 || output == source
-                ? try Self.decodeWhole(reader, source: source, layout: layout, interlaced: passes > 1, premultiplies: premultiplies, context: context)
+                ? try Self.decodeWhole(
+                    reader, source: source, layout: layout, interlaced: passes > 1, premultiplies: premultiplies, context: context)
                 : try Self.decodeStreaming(reader, source: source, layout: layout, premultiplies: premultiplies, context: context)
             if keepsStraight { bitmap = bitmap.markedStraight() }
             if let colorSpace { bitmap.colorSpace = colorSpace }

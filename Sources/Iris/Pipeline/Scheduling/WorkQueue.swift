@@ -73,9 +73,13 @@ final class WorkQueue: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.records[id] = Record(priority: priority, sequence: id, job: job)
-            state.heap.insert(Entry(priority: priority, sequence: id, id: id, generation: 0))
             state.queued += 1
-            startJobs(&state)
+            if state.queued == 1, state.running < maxConcurrent {
+                start(id, &state)  // a free slot and nothing waiting: no need to rank it
+            } else {
+                state.heap.insert(Entry(priority: priority, sequence: id, id: id, generation: 0))
+                startJobs(&state)
+            }
             return id
         }
         return Handle(queue: self, id: id)
@@ -120,20 +124,23 @@ final class WorkQueue: Sendable {
     /// Starts the best queued jobs while slots are free. Called with the lock held; creating a
     /// task only schedules it.
     private func startJobs(_ state: inout State) {
-        while state.running < maxConcurrent, let entry = state.heap.popFirst() {
-            guard var record = state.records[entry.id], !record.isRunning,
-                record.generation == entry.generation, let job = record.job
-            else { continue }
-            record.job = nil
-            let id = entry.id
-            record.task = Task.detached(priority: record.priority.taskPriority) { [self] in
-                await job()
-                finished(id)
-            }
-            state.records[id] = record
-            state.queued -= 1
-            state.running += 1
+        while state.running < maxConcurrent, state.queued > 0, let entry = state.heap.popFirst() {
+            guard let record = state.records[entry.id], !record.isRunning, record.generation == entry.generation else { continue }
+            start(entry.id, &state)
         }
+    }
+
+    /// Starts queued job `id` in a slot. Called with the lock held.
+    private func start(_ id: Int, _ state: inout State) {
+        guard var record = state.records[id], let job = record.job else { return }
+        record.job = nil
+        record.task = Task.detached(priority: record.priority.taskPriority) { [self] in
+            await job()
+            finished(id)
+        }
+        state.records[id] = record
+        state.queued -= 1
+        state.running += 1
     }
 
     /// Drops stale heap entries once they outnumber the live ones.

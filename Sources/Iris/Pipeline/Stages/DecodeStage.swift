@@ -75,17 +75,17 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         }
     }
 
-    /// Decodes data that came through the loader or the disk cache, the image carrying what is
-    /// known of it (its HTTP metadata, the service's rendition or why the service failed); data
-    /// that does not decode is forgotten there.
+    /// Decodes data that came through the loader or the disk cache, the image carrying what it
+    /// is made from (the HTTP metadata of its bytes, the service's rendition they are); data that
+    /// does not decode is forgotten there. Why a service could not render is the fetch's to
+    /// say (``FetchedData/serviceFallback``), not the image's.
     private func decodeLoaded(
         _ fetched: FetchedData, _ decoders: ImageDecoderRegistry, _ options: DecodeOptions
     ) async throws(ImageError) -> StageImage {
         do throws(ImageError) {
             var image = try await decoders.decodeAwaiting(fetched.data, options: options)
             image.httpMetadata = fetched.httpMetadata
-            image.serviceFallback = fetched.serviceFallback
-            image.serviceRendition = fetched.rendition
+            image.rendition = fetched.rendition
             var result = StageImage(image: image, originalData: fetched.data)
             result.isUnrevalidatedStaleData = fetched.origin == .diskCache && !graph.caches.validity(of: image).isFresh
             return result

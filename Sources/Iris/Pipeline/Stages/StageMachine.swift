@@ -105,10 +105,14 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
     // MARK: Dependencies
 
     /// Runs `job` in `queue` at this stage's priority, following it; the job is cancelled (taken
-    /// off the queue, or its task cancelled) when the stage is.
+    /// off the queue, or its task cancelled) when the stage is. Enqueued with this stage's lock
+    /// held (the queue's lock after the stage's, the order priority changes take), so no change
+    /// of priority comes between; an ended stage enqueues nothing.
     final func enqueue(in queue: WorkQueue, _ job: @escaping WorkQueue.Job) {
-        let priority = self.priority
-        adopt(queue.enqueue(priority: priority, job), startedAt: priority)
+        state.withLock { state in
+            guard state.phase == .active else { return }
+            state.dependencies.append(queue.enqueue(priority: state.priority, job))
+        }
     }
 
     /// Subscribes to the stage upstream and forwards what is not this
@@ -181,9 +185,15 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
 
     // MARK: Subscribers (the registry's and subscriptions' side)
 
-    /// Sets what removes the stage from its registry when it ends.
-    final func setEndHandler(_ handler: @escaping @Sendable () -> Void) {
-        state.withLock { $0.onEnd = handler }
+    /// Adds the subscriber that makes a new stage, with what removes the stage from its
+    /// registry when it ends. Returns the subscriber's id.
+    final func addFirstSubscriber(
+        priority: ImageRequest.Priority, observer: @escaping Observer, onEnd: @escaping @Sendable () -> Void
+    ) -> Int {
+        state.withLock { state in
+            state.onEnd = onEnd
+            return Self.append(priority: priority, observer: observer, to: &state)
+        }
     }
 
     /// Adds a subscriber. Returns its id and the latest progress, or nil when the stage has
@@ -194,12 +204,17 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
     ) -> (id: Int, progress: ImageTask.Progress?)? {
         state.withLock { state in
             guard state.phase == .active else { return nil }
-            let id = state.nextID
-            state.nextID += 1
-            state.subscribers.append(Subscriber(id: id, priority: priority, observer: observer))
-            Self.updatePriority(&state)
-            return (id, state.lastProgress)
+            return (Self.append(priority: priority, observer: observer, to: &state), state.lastProgress)
         }
+    }
+
+    /// Adds a subscriber to `state`; its id.
+    private static func append(priority: ImageRequest.Priority, observer: @escaping Observer, to state: inout State) -> Int {
+        let id = state.nextID
+        state.nextID += 1
+        state.subscribers.append(Subscriber(id: id, priority: priority, observer: observer))
+        updatePriority(&state)
+        return id
     }
 
     /// Removes a subscriber; cancels the stage when it was the last one.
@@ -278,13 +293,11 @@ final class StageRegistry<Key: Hashable & Sendable, Output: Sendable, Partial: S
                 return (existing, id, progress, false)
             }
             let stage = make()
-            stage.setEndHandler { [self] in
+            let id = stage.addFirstSubscriber(priority: priority, observer: observer) { [self] in
                 stages.withLock { table in
                     if table[key] === stage { table[key] = nil }
                 }
             }
-            // A fresh stage always accepts its first subscriber.
-            let id = stage.addSubscriber(priority: priority, observer: observer)?.id ?? 0
             table[key] = stage
             return (stage, id, ImageTask.Progress?.none, true)
         }
