@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Iris
+import IrisTestSupport
 
 // A complete codec plug-in, the example of the "Adding a codec" article (Iris.docc): "Grey", a format of its own
 // ("IRGY", width and height as UInt16 big-endian, a frame count, then per frame a duration in
@@ -149,7 +150,7 @@ struct CodecPlugInTests {
         #expect(image.format == .grey && image.bitmap.size == PixelSize(width: 8, height: 4))
         #expect(image.bitmap.rgba(x: 7, y: 3) == RGBA(r: 255, g: 255, b: 255, a: 255))
         // The formats Iris knows still go to Iris's decoders.
-        let png = try #require(ImageEncoders.encoder(for: .png)).encode(image.bitmap, options: EncodeOptions())
+        let png = try TestImages.png(image.bitmap)
         #expect(try decoders.header(of: png).format == .png)
         // Limits are checked from the plug-in's header before it decodes.
         let limited = DecodeOptions(limits: DecodingLimits(maxPixels: 16))
@@ -177,9 +178,8 @@ struct CodecPlugInTests {
         #expect(encoders.encoder(for: .grey) == nil)
         encoders.register(GreyEncoder())
         let source = try ImageDecoderRegistry.standard.decode(
-            try #require(ImageEncoders.encoder(for: .png)).encode(
-                try GreyFile(Self.greyFile(width: 16, height: 8, frames: 1))
-                    .bitmap(frame: 0, size: PixelSize(width: 16, height: 8)), options: EncodeOptions()))
+            TestImages.png(
+                try GreyFile(Self.greyFile(width: 16, height: 8, frames: 1)).bitmap(frame: 0, size: PixelSize(width: 16, height: 8))))
         let written = try #require(encoders.encoder(for: .grey)).encode(source.bitmap, options: EncodeOptions())
 
         var decoders = ImageDecoderRegistry.standard

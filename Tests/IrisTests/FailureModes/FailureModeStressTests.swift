@@ -65,14 +65,12 @@ struct FailureModeStressTests {
         try await withTestServer { server in
             // Sources: every 20th a 404, every 20th (offset 10) a JPEG cut in half, the rest real
             // images of distinct sizes, half over HTTP and half from `.data` closures.
-            let jpegEncoder = try #require(ImageEncoders.encoder(for: .jpeg))
-            let pngEncoder = try #require(ImageEncoders.encoder(for: .png))
             var sources: [StressSource] = []
             for index in 0..<sourceCount {
                 let size = PixelSize(width: 16 + index % 23, height: 12 + index % 13)
                 let bitmap = SampleImages.photo(width: size.width, height: size.height, seed: UInt64(index))
                 let isJPEG = index % 4 < 2
-                let data = try (isJPEG ? jpegEncoder : pngEncoder).encode(bitmap, options: EncodeOptions(quality: 80))
+                let data = try isJPEG ? TestImages.jpeg(bitmap, quality: 80) : TestImages.png(bitmap)
                 let kind: StressSource.Kind = index % 20 == 0 ? .missing : index % 20 == 10 ? .cut : .good
                 let path = "/stress/\(index).\(isJPEG ? "jpg" : "png")"
                 var served: Data?
@@ -80,7 +78,7 @@ struct FailureModeStressTests {
                 case .missing:
                     server.serve(path, .error(404))
                 case .cut:
-                    let jpeg = try jpegEncoder.encode(bitmap, options: EncodeOptions(quality: 80))
+                    let jpeg = try TestImages.jpeg(bitmap, quality: 80)
                     served = jpeg.prefix(jpeg.count / 2)
                     server.serve(path, data: served!, contentType: "image/jpeg")
                 case .good:

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import Iris
+import IrisTestSupport
 
 /// The Debian command-line encoders and decoders the AVIF, HEIF and JPEG XL tests compare Iris
 /// with (`scripts/install-deps` installs them: libavif-bin, libheif-examples, libjxl-tools),
@@ -75,8 +76,7 @@ enum CodecTools {
 
     /// Writes `bitmap` as a PNG with Iris's own PNG encoder.
     static func writePNG(_ bitmap: Bitmap, to url: URL) throws {
-        let encoder = try #require(ImageEncoders.encoder(for: .png))
-        try encoder.encode(bitmap, options: EncodeOptions()).write(to: url)
+        try TestImages.png(bitmap).write(to: url)
     }
 
     /// The file at `url` decoded by Iris (the registry: sniffing, limits, target, orientation).

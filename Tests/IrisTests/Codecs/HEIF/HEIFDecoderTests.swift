@@ -40,8 +40,7 @@ struct HEIFDecoderTests {
         .enabled(if: CodecTools.available("heif-enc"), CodecTools.missing("heif-enc")))
     func exifOrientationIgnored() async throws {
         let directory = try CodecTools.directory("heic-exif")
-        let jpegEncoder = try #require(ImageEncoders.encoder(for: .jpeg))
-        let jpeg = try jpegEncoder.encode(CodecTools.picture(width: 64, height: 40, alpha: false), options: EncodeOptions(quality: 95))
+        let jpeg = try TestImages.jpeg(CodecTools.picture(width: 64, height: 40, alpha: false), quality: 95)
         let source = directory.appendingPathComponent("rotated.jpg")
         try EXIFBuilder.jpeg(jpeg, insertingEXIF: EXIFBuilder.tiff(orientation: 6)).write(to: source)
         let heic = directory.appendingPathComponent("rotated.heic")

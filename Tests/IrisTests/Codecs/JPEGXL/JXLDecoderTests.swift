@@ -68,8 +68,7 @@ struct JXLDecoderTests {
         arguments: ["1", "0"])
     func orientation(keepsJPEG: String) async throws {
         let directory = try CodecTools.directory("jxl-orientation")
-        let jpegEncoder = try #require(ImageEncoders.encoder(for: .jpeg))
-        let jpeg = try jpegEncoder.encode(CodecTools.picture(width: 64, height: 40, alpha: false), options: EncodeOptions(quality: 95))
+        let jpeg = try TestImages.jpeg(CodecTools.picture(width: 64, height: 40, alpha: false), quality: 95)
         let source = directory.appendingPathComponent("rotated.jpg")
         try EXIFBuilder.jpeg(jpeg, insertingEXIF: EXIFBuilder.tiff(orientation: 6)).write(to: source)
         let jxl = directory.appendingPathComponent("rotated.jxl"), reference = directory.appendingPathComponent("djxl.png")
