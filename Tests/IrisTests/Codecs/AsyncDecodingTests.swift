@@ -15,7 +15,11 @@ struct AsyncDecodingTests {
         let decoder = AwaitingDecoder()
         var registry = ImageDecoderRegistry(decoders: [])
         registry.register(decoder)
-        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil, decoders: registry, maxConcurrentDecodes: decodes))
+        // No decoding-time limit: the decodes wait at the gate for as long as the machine takes to
+        // start all four (the limit, on the real clock, is `decodingTimeLimit`'s to test).
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                memoryCache: nil, decoders: registry, limits: DecodingLimits(maxDecodingTime: nil), maxConcurrentDecodes: decodes))
         try await withThrowingTaskGroup(of: LoadedImage.self) { group in
             for index in 0..<decodes {
                 group.addTask {
