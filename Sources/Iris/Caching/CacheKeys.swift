@@ -1,6 +1,6 @@
 import Foundation
 
-// The caches' two keys, as values: derived only in Pipeline/RequestKeys.swift, where every key
+// The caches' two keys, as values: derived only in Pipeline/ImageRequestKeys.swift, where every key
 // of a request is made; a cache only hashes and compares them.
 
 /// Identifies a source's original data: the disk cache's key.
@@ -78,7 +78,7 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
         self.processors = processors
     }
 
-    /// A key made by hand (tests of caches); the pipeline's come from ``RequestKeys``.
+    /// A key made by hand (tests of caches); the pipeline's come from ``ImageRequestKeys``.
     init(dataKey: String, target: DecodeTarget? = nil, skipsOrientation: Bool = false, processors: [String] = []) {
         self.init(data: DataKey(dataKey), target: target, skipsOrientation: skipsOrientation, processors: processors)
     }

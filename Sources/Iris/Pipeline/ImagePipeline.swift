@@ -47,7 +47,7 @@ public final class ImagePipeline: Sendable {
 
     /// ``image(for:)``'s miss: waits for the process stage. Its own function, so that the hit
     /// above keeps no async frame holding a copy of the request.
-    private nonisolated(nonsending) func loadImage(for request: ImageRequest, keys: RequestKeys) async throws(ImageError) -> LoadedImage {
+    private nonisolated(nonsending) func loadImage(for request: ImageRequest, keys: ImageRequestKeys) async throws(ImageError) -> LoadedImage {
         try await graph.image(for: request, keys: keys).get().loadedImage(for: request)
     }
 
@@ -62,8 +62,8 @@ public final class ImagePipeline: Sendable {
         task(for: request, keys: graph.keys(for: request))
     }
 
-    /// ``task(for:)`` with `request`'s keys already derived.
-    func task(for request: ImageRequest, keys: RequestKeys) -> ImageTask {
+    /// ``task(for:)`` with `request`'s keys already derived (``keys(for:)``).
+    public func task(for request: ImageRequest, keys: ImageRequestKeys) -> ImageTask {
         let task = ImageTask(request: request)
         if let cached = graph.usableImage(for: request, keys: keys) {
             task.complete(with: .success(cached))
@@ -108,10 +108,19 @@ public final class ImagePipeline: Sendable {
     /// revalidated (which this starts); `nil` for an image that must be revalidated before it
     /// is shown. ``Cache/image(for:)`` is the plain read.
     public func cachedImage(for request: ImageRequest) -> LoadedImage? {
-        graph.usableImage(for: request, keys: graph.keys(for: request))
+        cachedImage(for: request, keys: graph.keys(for: request))
+    }
+
+    /// ``cachedImage(for:)`` with `request`'s keys already derived (``keys(for:)``).
+    public func cachedImage(for request: ImageRequest, keys: ImageRequestKeys) -> LoadedImage? {
+        graph.usableImage(for: request, keys: keys)
     }
 
     // MARK: Keys
+
+    /// Every key of `request`, derived once: for a caller that reads the cache, compares the
+    /// request with another and starts a task for it with the same keys.
+    public func keys(for request: ImageRequest) -> ImageRequestKeys { graph.keys(for: request) }
 
     /// The key of `request`'s original data in the disk cache.
     public func dataKey(for request: ImageRequest) -> String { graph.keys(for: request).data.string }

@@ -22,12 +22,12 @@ public final class ImagePrefetcher: Sendable {
     public let priority: ImageRequest.Priority
 
     /// What a prefetch is known by: the image key when it goes to the memory cache, the data
-    /// key when it goes to the disk cache (both from the request's ``RequestKeys``).
+    /// key when it goes to the disk cache (both from the request's ``ImageRequestKeys``).
     private enum Key: Hashable {
         case image(ImageCacheKey)
         case data(DataKey)
 
-        init(_ keys: RequestKeys, destination: Destination) {
+        init(_ keys: ImageRequestKeys, destination: Destination) {
             switch destination {
             case .memoryCache: self = .image(keys.image)
             case .diskCache: self = .data(keys.data)

@@ -49,7 +49,7 @@ struct PipelineCaches: Sendable {
 
     /// The memory cache's image for `keys`, as `request`'s caller gets it; `nil` when the
     /// request's policy ignores caches.
-    func image(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
+    func image(for request: ImageRequest, keys: ImageRequestKeys) -> LoadedImage? {
         guard request.cachePolicy != .reloadIgnoringLocalCacheData, var image = memory?.image(for: keys.image) else { return nil }
         image.scale = request.scale  // in place: the image is copied once, out of the cache
         return image
@@ -57,7 +57,7 @@ struct PipelineCaches: Sendable {
 
     /// Stores a process stage's result for `request`, with the original bytes when the request
     /// keeps them.
-    func storeResult(_ result: StageImage, of request: ImageRequest, keys: RequestKeys) {
+    func storeResult(_ result: StageImage, of request: ImageRequest, keys: ImageRequestKeys) {
         guard let memory else { return }
         var image = result.image
         if request.options.keepsData { image.data = result.originalData }
@@ -72,7 +72,7 @@ struct PipelineCaches: Sendable {
 
     /// The best image of `request`'s source in the memory cache at any decode size
     /// (``ImageCaching/image(sameSourceAs:)``), at the request's scale.
-    func imageOfSameSource(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
+    func imageOfSameSource(for request: ImageRequest, keys: ImageRequestKeys) -> LoadedImage? {
         guard request.cachePolicy != .reloadIgnoringLocalCacheData,
             var image = memory?.image(sameSourceAs: keys.image)?.image
         else { return nil }
@@ -92,13 +92,13 @@ struct PipelineCaches: Sendable {
     // MARK: Disk
 
     /// Whether a fetch for `keys` reads the disk cache before loading: there is one, and the
-    /// request may read it (``RequestKeys/readsDisk``, part of ``FetchKey``).
-    func readsData(for keys: RequestKeys) -> Bool { disk != nil && keys.readsDisk }
+    /// request may read it (``ImageRequestKeys/readsDisk``, part of ``FetchKey``).
+    func readsData(for keys: ImageRequestKeys) -> Bool { disk != nil && keys.readsDisk }
 
     /// The one read of the disk cache for a load: `request`'s original bytes with their
     /// metadata, or `nil` on a miss or when the request may not read the disk. Blocking I/O:
     /// call it in a work-queue job.
-    func entry(for keys: RequestKeys) -> DataCacheEntry? {
+    func entry(for keys: ImageRequestKeys) -> DataCacheEntry? {
         guard readsData(for: keys) else { return nil }
         return disk?.entry(for: keys.data.string)
     }
@@ -111,7 +111,7 @@ struct PipelineCaches: Sendable {
     /// data loader (files and `.data` closures are their own store): under the rendition's key,
     /// or the original's when the image service failed. A response that said `no-store` is
     /// never written, and takes an older entry of the key with it.
-    func storeFetched(_ fetched: FetchedData, of request: ImageRequest, keys: RequestKeys) {
+    func storeFetched(_ fetched: FetchedData, of request: ImageRequest, keys: ImageRequestKeys) {
         guard request.source.usesDataLoader, fetched.origin != .diskCache, let disk else { return }
         let key = fetched.serviceFallback == nil ? keys.data.string : keys.data.original.string
         if fetched.httpMetadata?.cacheControl.noStore == true {
@@ -124,7 +124,7 @@ struct PipelineCaches: Sendable {
     /// Removes loaded or cached bytes that did not decode (cut short, damaged, not an image at
     /// all), so that a later load fetches them again instead of failing on the same bytes.
     /// Limits and cancellation say nothing about the data and leave it.
-    func forgetData(of request: ImageRequest, keys: RequestKeys, after error: ImageError) {
+    func forgetData(of request: ImageRequest, keys: ImageRequestKeys, after error: ImageError) {
         guard request.source.usesDataLoader else { return }
         switch error {
         case .emptyData, .unsupportedFormat, .truncated, .decodingFailed, .invalidDimensions:

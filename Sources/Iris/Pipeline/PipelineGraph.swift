@@ -3,7 +3,7 @@ import Foundation
 // The pipeline's graph: which stages exist, in which order, with which queues.
 //
 //   caller ─ image(for:) / task(for:) / data(for:)
-//     │  RequestKeys: every key, derived once        memory cache hit? → done, no stage
+//     │  ImageRequestKeys: every key, derived once        memory cache hit? → done, no stage
 //     ▼
 //   ProcessStage   processStages  by ProcessKey  ── processQueue   processors, then memory cache
 //     ▼ follows
@@ -61,16 +61,16 @@ final class PipelineGraph: Sendable {
         loadQueue = WorkQueue(maxConcurrent: configuration.maxConcurrentDownloads)
     }
 
-    /// Every key of `request` (see RequestKeys.swift).
-    func keys(for request: ImageRequest) -> RequestKeys {
-        RequestKeys.derive(for: request, cacheKeyFilter: configuration.cacheKeyFilter, service: serviceRouting)
+    /// Every key of `request` (see ImageRequestKeys.swift).
+    func keys(for request: ImageRequest) -> ImageRequestKeys {
+        ImageRequestKeys.derive(for: request, cacheKeyFilter: configuration.cacheKeyFilter, service: serviceRouting)
     }
 
     // MARK: The stages, downstream first
 
     /// Subscribes to the process stage for `request`: the image as the caller gets it.
     func processImage(
-        _ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
+        _ request: ImageRequest, keys: ImageRequestKeys, priority: ImageRequest.Priority,
         observer: @escaping ProcessStage.Observer
     ) -> StageSubscription<StageImage, LoadedImage> {
         processStages.subscribe(to: keys.process, priority: priority, observer: observer) {
@@ -80,7 +80,7 @@ final class PipelineGraph: Sendable {
 
     /// Subscribes to the decode stage for `request`.
     func decodeImage(
-        _ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
+        _ request: ImageRequest, keys: ImageRequestKeys, priority: ImageRequest.Priority,
         observer: @escaping DecodeStage.Observer
     ) -> StageSubscription<StageImage, LoadedImage> {
         decodeStages.subscribe(to: keys.decode, priority: priority, observer: observer) {
@@ -91,7 +91,7 @@ final class PipelineGraph: Sendable {
     /// Subscribes to the fetch stage for `request`'s original data (which reads the disk cache
     /// first when `keys.fetch` says so).
     func fetchData(
-        _ request: ImageRequest, keys: RequestKeys, priority: ImageRequest.Priority,
+        _ request: ImageRequest, keys: ImageRequestKeys, priority: ImageRequest.Priority,
         observer: @escaping FetchDataStage.Observer
     ) -> StageSubscription<FetchedData, Data> {
         fetchDataStages.subscribe(to: keys.fetch, priority: priority, observer: observer) {
@@ -103,7 +103,7 @@ final class PipelineGraph: Sendable {
 
     /// Waits for `request`'s image from the process stage (``ImagePipeline/image(for:)``'s miss),
     /// counted in ``liveRequests``.
-    nonisolated(nonsending) func image(for request: ImageRequest, keys: RequestKeys) async -> Result<StageImage, ImageError> {
+    nonisolated(nonsending) func image(for request: ImageRequest, keys: ImageRequestKeys) async -> Result<StageImage, ImageError> {
         await countingLive {
             await StageWaiter.result { observer in processImage(request, keys: keys, priority: request.priority, observer: observer) }
         }
@@ -111,7 +111,7 @@ final class PipelineGraph: Sendable {
 
     /// Waits for `request`'s original data from the fetch stage (``ImagePipeline/data(for:)``),
     /// counted in ``liveRequests``.
-    nonisolated(nonsending) func data(for request: ImageRequest, keys: RequestKeys) async -> Result<FetchedData, ImageError> {
+    nonisolated(nonsending) func data(for request: ImageRequest, keys: ImageRequestKeys) async -> Result<FetchedData, ImageError> {
         await countingLive {
             let (result, joined) = await StageWaiter.resultAndSharing { observer in
                 fetchData(request, keys: keys, priority: request.priority, observer: observer)
@@ -131,7 +131,7 @@ final class PipelineGraph: Sendable {
     /// it is revalidated, which this then starts in the background. `nil` when there is none, or
     /// it must be revalidated first: the load then goes through the stages, whose revalidation
     /// keeps the stored bytes on a `304`.
-    func usableImage(for request: ImageRequest, keys: RequestKeys) -> LoadedImage? {
+    func usableImage(for request: ImageRequest, keys: ImageRequestKeys) -> LoadedImage? {
         guard let image = caches.image(for: request, keys: keys) else { return nil }
         switch request.cachePolicy {
         case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
@@ -155,7 +155,7 @@ final class PipelineGraph: Sendable {
     /// one revalidation per data in flight, whoever asks, at low priority. A `304` renews the
     /// stored entry; new bytes replace it and every image decoded from the old ones
     /// (``dataDidChange(_:)``). Counted in ``liveRequests`` while it runs.
-    func revalidateInBackground(_ request: ImageRequest, keys: RequestKeys) {
+    func revalidateInBackground(_ request: ImageRequest, keys: ImageRequestKeys) {
         guard request.source.usesDataLoader, caches.hasDisk,
             backgroundRevalidations.withLock({ $0.insert(keys.data).inserted })
         else { return }  // one task per data, however many stale hits ask meanwhile

@@ -17,7 +17,7 @@ extension ImageModel {
     public func load(_ request: ImageRequest, in slot: ImageSlot, displayScale: Double) {
         // The request's keys, derived once: its source (data, orientation, processors) is what
         // the decodes for this view, and the image shown, are compared by.
-        let source = pipeline.imageKey(for: request).source
+        let source = pipeline.keys(for: request).image.source
         let shownOfSource = imageShown(ofSource: source)
         let plan = sizing.plan(
             for: request, dataKey: source, in: slot, displayScale: displayScale,
@@ -37,7 +37,7 @@ extension ImageModel {
             // cache moves the image to the new key (its pixels are charged once).
             pipeline.cache.store(image, for: sized)
             self.request = sized
-            requestKeys = ShownRequestKeys(sized, pipeline: pipeline)
+            requestKeys = pipeline.keys(for: sized)
             if !privateEntries.isEmpty {
                 privateEntries.noteLoad(sized, dataKey: pipeline.dataKey(for: sized), pipeline: pipeline)
             }
@@ -79,7 +79,7 @@ extension ImageModel {
         sizing.viewRequest = request
         sizing.naturalScale = request.scale
         self.request = request
-        requestKeys = ShownRequestKeys(request, pipeline: pipeline)
+        requestKeys = pipeline.keys(for: request)
         setPhase(.success(cached), animated: false)
     }
 
@@ -157,7 +157,7 @@ extension ImageModel {
         }
         guard isSuspended, let request else { return }
         isSuspended = false
-        start(request, keys: ShownRequestKeys(request, pipeline: pipeline))
+        start(request, keys: pipeline.keys(for: request))
     }
 
     /// The owning view's window became covered or visible again (`window`: macOS occlusion), or

@@ -94,7 +94,7 @@ public final class ImageModel {
 
     private var currentPriority: ImageRequest.Priority = .normal
     /// Keys of ``request`` in the pipeline: what makes two requests "the same image".
-    @ObservationIgnored var requestKeys: ShownRequestKeys?
+    @ObservationIgnored var requestKeys: ImageRequestKeys?
     /// Counts loads; events of an older load are dropped, so a replaced request never lands.
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var observer: Task<Void, Never>?
@@ -161,7 +161,7 @@ public final class ImageModel {
     /// ``load(_:)`` keeping ``naturalScale``.
     func show(_ request: ImageRequest?) {
         guard let request else { return reset() }
-        let keys = ShownRequestKeys(request, pipeline: pipeline)
+        let keys = pipeline.keys(for: request)
         if keys.identity == requestKeys?.identity, !isSuspended {
             switch phase {
             case .loading, .preview, .success, .failure: return
@@ -205,7 +205,7 @@ public final class ImageModel {
     public func retry() {
         guard let request else { return }
         switch phase {
-        case .failure, .empty: start(request, keys: ShownRequestKeys(request, pipeline: pipeline))
+        case .failure, .empty: start(request, keys: pipeline.keys(for: request))
         case .success: videoPlayback?.retry()
         case .loading, .preview: return
         }
@@ -241,7 +241,7 @@ public final class ImageModel {
 
     // MARK: Running a load
 
-    func start(_ request: ImageRequest, keys: ShownRequestKeys, keepingShownImage: Bool = false) {
+    func start(_ request: ImageRequest, keys: ImageRequestKeys, keepingShownImage: Bool = false) {
         stopObserving()
         isSuspended = false
         retryIsPending = false
@@ -255,13 +255,13 @@ public final class ImageModel {
         if currentPriority != request.priority { currentPriority = request.priority }
         observeChanges(of: request)
 
-        if let hit = pipeline.cachedImage(for: request) {
+        if let hit = pipeline.cachedImage(for: request, keys: keys) {
             setPhase(.success(hit), animated: false)
             return
         }
         generation += 1
         let generation = generation
-        let task = pipeline.task(for: request)
+        let task = pipeline.task(for: request, keys: keys)
         inFlightTask = task
         if let result = task.result {  // raced into the memory cache: shown at once, as a hit
             finish(result, generation: generation, animated: false)

@@ -66,7 +66,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     /// Subscribes to the fetch stage of `fetchKeys` (one that loads without reading the disk
     /// cache, which this stage has read or may not; or one that revalidates what is stored):
     /// previews from its partial data, then the decode of its data.
-    private func followFetch(_ fetchKeys: RequestKeys) {
+    private func followFetch(_ fetchKeys: ImageRequestKeys) {
         follow(
             { [graph] in graph.fetchData($0, keys: fetchKeys, priority: $2, observer: $3) },
             partial: { [self] data in decodePreview(of: data) }

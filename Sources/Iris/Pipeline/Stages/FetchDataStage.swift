@@ -107,7 +107,7 @@ final class FetchDataStage: PipelineStage<FetchedData, Data>, @unchecked Sendabl
 
 extension FetchedData {
     /// The stored `entry` of `keys`' data, handed on from `origin`.
-    init(stored entry: DataCacheEntry, origin: Origin, keys: RequestKeys) {
+    init(stored entry: DataCacheEntry, origin: Origin, keys: ImageRequestKeys) {
         self.init(data: entry.data, origin: origin, httpMetadata: entry.metadata, rendition: keys.data.rendition?.rendition)
     }
 }

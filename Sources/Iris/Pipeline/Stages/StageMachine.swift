@@ -83,9 +83,9 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
     /// The request that started the stage (requests joining it later share its key).
     let request: ImageRequest
     /// The request's keys (the stage's own key among them).
-    let keys: RequestKeys
+    let keys: ImageRequestKeys
 
-    init(graph: PipelineGraph, request: ImageRequest, keys: RequestKeys) {
+    init(graph: PipelineGraph, request: ImageRequest, keys: ImageRequestKeys) {
         self.graph = graph
         self.request = request
         self.keys = keys
@@ -119,7 +119,7 @@ class PipelineStage<Output: Sendable, Partial: Sendable>: @unchecked Sendable {
     /// stage's own work: progress is published, a failure finishes this stage. `partial` gets the
     /// upstream's partial results, `success` its result.
     final func follow<Upstream, UpstreamPartial>(
-        _ upstream: (ImageRequest, RequestKeys, ImageRequest.Priority, @escaping PipelineStage<Upstream, UpstreamPartial>.Observer)
+        _ upstream: (ImageRequest, ImageRequestKeys, ImageRequest.Priority, @escaping PipelineStage<Upstream, UpstreamPartial>.Observer)
             -> StageSubscription<Upstream, UpstreamPartial>,
         partial: @escaping @Sendable (UpstreamPartial) -> Void = { _ in },
         success: @escaping @Sendable (Upstream) -> Void

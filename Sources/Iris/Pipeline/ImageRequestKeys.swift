@@ -11,7 +11,7 @@ import FoundationNetworking
 //           ⊂ ProcessKey (+ processors: the process stage, ImageRequestIdentity)
 //     ImageCacheKey = ProcessKey without the cache policy (the memory cache; Caching/CacheKeys.swift)
 //
-// `RequestKeys.derive(for:cacheKeyFilter:service:)` derives them from one request; nothing else builds a key.
+// `ImageRequestKeys.derive(for:cacheKeyFilter:service:)` derives them from one request; nothing else builds a key.
 
 /// The fetch stage's key: requests with equal keys share one fetch. The cache policy is part of
 /// it: a request that may not load must not join a load, one that ignores caches must not join
@@ -20,7 +20,7 @@ struct FetchKey: Hashable, Sendable {
     let data: DataKey
     let cachePolicy: ImageRequest.CachePolicy
     /// Whether the fetch reads the disk cache before loading. A fetch that does follows, on a
-    /// miss, the fetch of the same data that does not (``RequestKeys/withoutDiskRead``): the one
+    /// miss, the fetch of the same data that does not (``ImageRequestKeys/withoutDiskRead``): the one
     /// an image load follows after its own disk read, so the two share one download.
     let readsDisk: Bool
 }
@@ -46,11 +46,13 @@ public struct ImageRequestIdentity: Hashable, Sendable {
     let key: ProcessKey
 }
 
-/// Every key of one request. The memory cache's key is derived first, on its own (a memory hit
+/// Every key of one request in one pipeline, derived once (``ImagePipeline/keys(for:)``) for a
+/// caller that reads the memory cache, compares requests and starts a task for the same request
+/// (an image view showing it): the memory cache's key is derived first, on its own (a memory hit
 /// needs nothing else); each stage's key is made from it when that stage is subscribed to.
-struct RequestKeys: Sendable {
+public struct ImageRequestKeys: Sendable {
     /// The memory cache's key.
-    let image: ImageCacheKey
+    public let image: ImageCacheKey
     /// The request's cache policy, part of every stage's key.
     let cachePolicy: ImageRequest.CachePolicy
     /// Whether the request may read the disk cache: its source goes through the data loader
@@ -66,15 +68,15 @@ struct RequestKeys: Sendable {
     /// The process stage's key.
     var process: ProcessKey { ProcessKey(decode: decode, processors: image.processors) }
     /// What the request shows (see ``ImageRequestIdentity``).
-    var identity: ImageRequestIdentity { ImageRequestIdentity(key: process) }
+    public var identity: ImageRequestIdentity { ImageRequestIdentity(key: process) }
 
     /// The same keys for the fetch that follows a disk read: it loads without reading the disk
     /// again.
-    var withoutDiskRead: RequestKeys { RequestKeys(image: image, cachePolicy: cachePolicy, readsDisk: false) }
+    var withoutDiskRead: ImageRequestKeys { ImageRequestKeys(image: image, cachePolicy: cachePolicy, readsDisk: false) }
     /// The keys of the fetch that revalidates the stored data under HTTP's rules (reads the
     /// disk cache, uses a fresh entry, asks the origin about a stale one): one for every request
     /// of the data whatever its policy, so a revalidation in the background is done once.
-    var forRevalidation: RequestKeys { RequestKeys(image: image, cachePolicy: .useProtocolCachePolicy, readsDisk: true) }
+    var forRevalidation: ImageRequestKeys { ImageRequestKeys(image: image, cachePolicy: .useProtocolCachePolicy, readsDisk: true) }
 
     /// The keys of `request`: its data key is the source's (``ImageRequest/Options/cacheKey``
     /// when set, else `cacheKeyFilter` applied to a URL source's URL, else the URL, file path or
@@ -87,13 +89,13 @@ struct RequestKeys: Sendable {
     static func derive(
         for request: ImageRequest, cacheKeyFilter: (@Sendable (URL) -> String)?,
         service: ServiceRouting? = nil
-    ) -> RequestKeys {
+    ) -> ImageRequestKeys {
         var (data, viaLoader) = dataKey(for: request, cacheKeyFilter: cacheKeyFilter)
         let target = request.decodeTarget
         if let service, let rendition = service.rendition(of: request, at: target) {
             data = DataKey(data.name, rendition: rendition)
         }
-        return RequestKeys(
+        return ImageRequestKeys(
             image: ImageCacheKey(
                 data: data, target: target,
                 skipsOrientation: request.options.skipsOrientation,
