@@ -47,7 +47,9 @@ public final class ImagePipeline: Sendable {
 
     /// ``image(for:)``'s miss: waits for the process stage. Its own function, so that the hit
     /// above keeps no async frame holding a copy of the request.
-    private nonisolated(nonsending) func loadImage(for request: ImageRequest, keys: ImageRequestKeys) async throws(ImageError) -> LoadedImage {
+    private nonisolated(nonsending) func loadImage(
+        for request: ImageRequest, keys: ImageRequestKeys
+    ) async throws(ImageError) -> LoadedImage {
         try await graph.image(for: request, keys: keys).get().loadedImage(for: request)
     }
 
