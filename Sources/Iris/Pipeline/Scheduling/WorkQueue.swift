@@ -72,11 +72,12 @@ final class WorkQueue: Sendable {
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.records[id] = Record(priority: priority, sequence: id, job: job)
+            let record = Record(priority: priority, sequence: id, job: job)
             state.queued += 1
             if state.queued == 1, state.running < maxConcurrent {
-                start(id, &state)  // a free slot and nothing waiting: no need to rank it
+                start(id, record, &state)  // a free slot and nothing waiting: no need to rank it
             } else {
+                state.records[id] = record
                 state.heap.insert(Entry(priority: priority, sequence: id, id: id, generation: 0))
                 startJobs(&state)
             }
@@ -126,13 +127,14 @@ final class WorkQueue: Sendable {
     private func startJobs(_ state: inout State) {
         while state.running < maxConcurrent, state.queued > 0, let entry = state.heap.popFirst() {
             guard let record = state.records[entry.id], !record.isRunning, record.generation == entry.generation else { continue }
-            start(entry.id, &state)
+            start(entry.id, record, &state)
         }
     }
 
-    /// Starts queued job `id` in a slot. Called with the lock held.
-    private func start(_ id: Int, _ state: inout State) {
-        guard var record = state.records[id], let job = record.job else { return }
+    /// Starts queued job `id` (its `record`) in a slot. Called with the lock held.
+    private func start(_ id: Int, _ record: Record, _ state: inout State) {
+        var record = record
+        guard let job = record.job else { return }
         record.job = nil
         record.task = Task.detached(priority: record.priority.taskPriority) { [self] in
             await job()
