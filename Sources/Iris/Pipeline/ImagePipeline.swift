@@ -45,7 +45,7 @@ public final class ImagePipeline: Sendable {
         return try await loadImage(for: request, keys: keys)
     }
 
-    /// ``image(for:)``'s miss: waits for the process stage. Its own function, so that the hit
+    /// ``image(for:)``'s miss: waits for the image stage. Its own function, so that the hit
     /// above keeps no async frame holding a copy of the request.
     private nonisolated(nonsending) func loadImage(
         for request: ImageRequest, keys: ImageRequestKeys
@@ -75,7 +75,7 @@ public final class ImagePipeline: Sendable {
         liveRequests.withLock { $0 += 1 }
         task.onCompletion { _ in liveRequests.withLock { $0 -= 1 } }
         task.attach(
-            graph.processImage(request, keys: keys, priority: request.priority) { [task] event in
+            graph.loadImage(request, keys: keys, priority: request.priority) { [task] event in
                 task.receive(event)
             })
         return task

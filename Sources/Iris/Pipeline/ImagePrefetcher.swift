@@ -141,7 +141,7 @@ public final class ImagePrefetcher: Sendable {
         let cancel: @Sendable () -> Void
         switch key {
         case .image:
-            let subscription = graph.processImage(request, keys: keys, priority: priority) { event in
+            let subscription = graph.loadImage(request, keys: keys, priority: priority) { event in
                 if case .finished = event { done() }
             }
             cancel = { subscription.cancel() }

@@ -7,9 +7,8 @@ import FoundationNetworking
 //
 //     DataKey (the disk cache; Caching/CacheKeys.swift)
 //       ⊂ FetchKey (+ cache policy, whether it reads the disk first: the fetch stage)
-//         ⊂ DecodeKey (+ target, orientation: the decode stage)
-//           ⊂ ProcessKey (+ processors: the process stage, ImageRequestIdentity)
-//     ImageCacheKey = ProcessKey without the cache policy (the memory cache; Caching/CacheKeys.swift)
+//         ⊂ ImageStageKey (+ target, orientation, processors: the image stage, ImageRequestIdentity)
+//     ImageCacheKey = ImageStageKey without the cache policy (the memory cache; Caching/CacheKeys.swift)
 //
 // `ImageRequestKeys.derive(for:cacheKeyFilter:service:)` derives them from one request; nothing else builds a key.
 
@@ -25,25 +24,21 @@ struct FetchKey: Hashable, Sendable {
     let readsDisk: Bool
 }
 
-/// The decode stage's key: the fetch, decoded at one target in one orientation.
-struct DecodeKey: Hashable, Sendable {
+/// The image stage's key: the fetch, decoded at one target in one orientation, with the
+/// processors' identifiers in order.
+struct ImageStageKey: Hashable, Sendable {
     let fetch: FetchKey
     /// The size, in pixels, and content mode of the decode; `nil`: full size.
     let target: DecodeTarget?
     /// Whether orientation is left as stored.
     let skipsOrientation: Bool
-}
-
-/// The process stage's key: the decode, with the processors' identifiers in order.
-struct ProcessKey: Hashable, Sendable {
-    let decode: DecodeKey
     let processors: [String]
 }
 
 /// What makes two requests show the same image (a view reloads when it changes, as `.task(id:)`
-/// does): the process stage's key, cache policy included. See ``ImagePipeline/identity(of:)``.
+/// does): the image stage's key, cache policy included. See ``ImagePipeline/identity(of:)``.
 public struct ImageRequestIdentity: Hashable, Sendable {
-    let key: ProcessKey
+    let key: ImageStageKey
 }
 
 /// Every key of one request in one pipeline, derived once (``ImagePipeline/keys(for:)``) for a
@@ -63,12 +58,12 @@ public struct ImageRequestKeys: Sendable {
     var data: DataKey { image.data }
     /// The fetch stage's key.
     var fetch: FetchKey { FetchKey(data: data, cachePolicy: cachePolicy, readsDisk: readsDisk) }
-    /// The decode stage's key.
-    var decode: DecodeKey { DecodeKey(fetch: fetch, target: image.target, skipsOrientation: image.skipsOrientation) }
-    /// The process stage's key.
-    var process: ProcessKey { ProcessKey(decode: decode, processors: image.processors) }
+    /// The image stage's key.
+    var stage: ImageStageKey {
+        ImageStageKey(fetch: fetch, target: image.target, skipsOrientation: image.skipsOrientation, processors: image.processors)
+    }
     /// What the request shows (see ``ImageRequestIdentity``).
-    public var identity: ImageRequestIdentity { ImageRequestIdentity(key: process) }
+    public var identity: ImageRequestIdentity { ImageRequestIdentity(key: stage) }
 
     /// The same keys for the fetch that follows a disk read: it loads without reading the disk
     /// again.

@@ -112,7 +112,7 @@ public final class ImageTask: Sendable {
         if isEnded { subscription.cancel() }
     }
 
-    /// Handles an event of the process stage.
+    /// Handles an event of the image stage.
     func receive(_ event: StageEvent<StageImage, LoadedImage>) {
         switch event {
         case .progress(let progress): progressContinuation.yield(progress)

@@ -5,13 +5,13 @@ import Foundation
 // points, the prefetcher and `ImagePipeline.Cache` ask this type.
 //
 //   memory (decoded images, by ImageCacheKey)   read:  ImagePipeline / ImageTask / prefetch, before any stage
-//                                               write: ProcessStage, with its result
+//                                               write: ImageStage, with its result
 //   disk (original bytes + HTTP metadata,       read:  once per load, in a job of the stage that needs
-//         by DataKey)                                  the bytes first (DecodeStage for an image,
+//         by DataKey)                                  the bytes first (ImageStage for an image,
 //                                                      FetchDataStage for data(for:), prefetch to disk
 //                                                      and revalidation)
 //                                               write: FetchDataStage, after a load or a 304
-//                                               remove: DecodeStage, bytes that do not decode
+//                                               remove: ImageStage, bytes that do not decode
 //
 // Freshness (HTTP's rules, `httpCache`) is read here too: of a disk entry, and of a memory
 // image, which carries the metadata of the bytes it was decoded from.
@@ -55,7 +55,7 @@ struct PipelineCaches: Sendable {
         return image
     }
 
-    /// Stores a process stage's result for `request`, with the original bytes when the request
+    /// Stores an image stage's result for `request`, with the original bytes when the request
     /// keeps them.
     func storeResult(_ result: StageImage, of request: ImageRequest, keys: ImageRequestKeys) {
         guard let memory else { return }

@@ -5,11 +5,13 @@ import Foundation
 //   caller ─ image(for:) / task(for:) / data(for:)
 //     │  ImageRequestKeys: every key, derived once        memory cache hit? → done, no stage
 //     ▼
-//   ProcessStage   processStages  by ProcessKey  ── processQueue   processors, then memory cache
-//     ▼ follows
-//   DecodeStage    decodeStages   by DecodeKey   ── decodeQueue    disk read and decode at the
-//     ▼ follows on a disk-cache miss                                target size, in one job
-//                                                  (a .file source: straight from the mapped file)
+//   ImageStage     imageStages    by ImageStageKey ── decodeQueue  disk read and decode at the
+//     │                                                            target size, in one job
+//     │                                                            (a .file source: straight
+//     │                                                            from the mapped file)
+//     │                                             ── processQueue processors, if any; then the
+//     │                                                            memory cache
+//     ▼ follows on a disk-cache miss
 //   FetchDataStage fetchDataStages by FetchKey   ── dataCacheQueue disk read (data(for:), prefetch;
 //                                                                   a miss follows the load below)
 //                                                 ── loadQueue      loader, file, .data closure
@@ -27,8 +29,7 @@ final class PipelineGraph: Sendable {
     /// Every read and write of the memory and disk caches.
     let caches: PipelineCaches
 
-    let processStages = StageRegistry<ProcessKey, StageImage, LoadedImage>()
-    let decodeStages = StageRegistry<DecodeKey, StageImage, LoadedImage>()
+    let imageStages = StageRegistry<ImageStageKey, StageImage, LoadedImage>()
     let fetchDataStages = StageRegistry<FetchKey, FetchedData, Data>()
 
     let processQueue: WorkQueue
@@ -68,23 +69,13 @@ final class PipelineGraph: Sendable {
 
     // MARK: The stages, downstream first
 
-    /// Subscribes to the process stage for `request`: the image as the caller gets it.
-    func processImage(
+    /// Subscribes to the image stage for `request`: the image as the caller gets it.
+    func loadImage(
         _ request: ImageRequest, keys: ImageRequestKeys, priority: ImageRequest.Priority,
-        observer: @escaping ProcessStage.Observer
+        observer: @escaping ImageStage.Observer
     ) -> StageSubscription<StageImage, LoadedImage> {
-        processStages.subscribe(to: keys.process, priority: priority, observer: observer) {
-            ProcessStage(graph: self, request: request, keys: keys)
-        }
-    }
-
-    /// Subscribes to the decode stage for `request`.
-    func decodeImage(
-        _ request: ImageRequest, keys: ImageRequestKeys, priority: ImageRequest.Priority,
-        observer: @escaping DecodeStage.Observer
-    ) -> StageSubscription<StageImage, LoadedImage> {
-        decodeStages.subscribe(to: keys.decode, priority: priority, observer: observer) {
-            DecodeStage(graph: self, request: request, keys: keys)
+        imageStages.subscribe(to: keys.stage, priority: priority, observer: observer) {
+            ImageStage(graph: self, request: request, keys: keys)
         }
     }
 
@@ -101,11 +92,11 @@ final class PipelineGraph: Sendable {
 
     // MARK: Waiting
 
-    /// Waits for `request`'s image from the process stage (``ImagePipeline/image(for:)``'s miss),
+    /// Waits for `request`'s image from the image stage (``ImagePipeline/image(for:)``'s miss),
     /// counted in ``liveRequests``.
     nonisolated(nonsending) func image(for request: ImageRequest, keys: ImageRequestKeys) async -> Result<StageImage, ImageError> {
         await countingLive {
-            await StageWaiter.result { observer in processImage(request, keys: keys, priority: request.priority, observer: observer) }
+            await StageWaiter.result { observer in loadImage(request, keys: keys, priority: request.priority, observer: observer) }
         }
     }
 
@@ -192,16 +183,15 @@ final class PipelineGraph: Sendable {
         var requests: Int
         /// Stages in their registries.
         var fetchStages: Int
-        var decodeStages: Int
-        var processStages: Int
+        var imageStages: Int
         /// Jobs waiting for a slot / holding one, all work queues together.
         var queuedJobs: Int
         var runningJobs: Int
 
-        var total: Int { requests + fetchStages + decodeStages + processStages + queuedJobs + runningJobs }
+        var total: Int { requests + fetchStages + imageStages + queuedJobs + runningJobs }
 
         var description: String {
-            "\(requests) requests, stages \(fetchStages) fetch / \(decodeStages) decode / \(processStages) process, "
+            "\(requests) requests, stages \(fetchStages) fetch / \(imageStages) image, "
                 + "\(queuedJobs) queued and \(runningJobs) running jobs"
         }
     }
@@ -211,7 +201,7 @@ final class PipelineGraph: Sendable {
         let queues = [dataCacheQueue, loadQueue, decodeQueue, processQueue]
         return InFlight(
             requests: liveRequests.withLock { $0 },
-            fetchStages: fetchDataStages.count, decodeStages: decodeStages.count, processStages: processStages.count,
+            fetchStages: fetchDataStages.count, imageStages: imageStages.count,
             queuedJobs: queues.reduce(0) { $0 + $1.queuedCount }, runningJobs: queues.reduce(0) { $0 + $1.runningCount })
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the decode and process stages hand on: the image, and the original bytes it was decoded
+/// What the image stage hands on: the image, and the original bytes it was decoded
 /// from, passed explicitly so that each request decides whether it keeps them
 /// (``ImageRequest/Options/keepsData``) without splitting the shared work.
 struct StageImage: Sendable {
@@ -9,7 +9,7 @@ struct StageImage: Sendable {
     /// The original encoded bytes.
     var originalData: Data?
     /// Whether the bytes were stored data used stale, without asking the origin (shown while it
-    /// is revalidated): the process stage then starts that revalidation.
+    /// is revalidated): the image stage then starts that revalidation.
     var isUnrevalidatedStaleData = false
 
     /// The image as handed to `request`'s caller: the original bytes attached when the request

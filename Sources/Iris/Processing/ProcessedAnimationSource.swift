@@ -1,5 +1,5 @@
 /// An animation's frames with processors applied to each one after it is composed and shrunk:
-/// what the pipeline's process stage makes of an animated image.
+/// what the pipeline's image stage makes of an animated image.
 ///
 /// Every processed frame must come out the size frame 0 did (a processor whose output size
 /// depends on the pixels cannot animate): a frame that does not fails with

@@ -59,7 +59,7 @@ extension PipelineTests {
             #expect(hit.bitmap.size == PixelSize(width: 6, height: 3))
             let hitReads = disk.takeReads()
             #expect(hitReads.count == 1)
-            #expect(hitReads.first.map { ($0.fetchStages, $0.decodeStages, $0.runningJobs) } ?? (-1, -1, -1) == (0, 1, 1))
+            #expect(hitReads.first.map { ($0.fetchStages, $0.imageStages, $0.runningJobs) } ?? (-1, -1, -1) == (0, 1, 1))
             #expect(loader.loadCount == 0)
 
             // A miss: the decode job finds nothing and follows the fetch stage, which loads
@@ -81,11 +81,11 @@ extension PipelineTests {
             async let data = pipeline.data(for: ImageRequest(url: Self.url))
             async let image = pipeline.image(for: ImageRequest(url: Self.url, targetSize: CGSize(width: 8, height: 8)))
             // Both have read the disk and follow the one load, held by the loader: the data
-            // request's fetch stage and the load's, the image's decode stage, one running job.
+            // request's fetch stage and the load's, the image's image stage, one running job.
             #expect(
                 await pipelineEventually {
                     let now = pipeline.inFlight
-                    return loader.loadCount == 1 && now.fetchStages == 2 && now.decodeStages == 1 && now.runningJobs == 1
+                    return loader.loadCount == 1 && now.fetchStages == 2 && now.imageStages == 1 && now.runningJobs == 1
                         && now.queuedJobs == 0
                 })
             loader.release()

@@ -19,7 +19,7 @@ extension ImageDecoderRegistry {
     /// Decodes `data` like ``decode(_:options:)`` (the same limits, target and orientation); a
     /// decoder whose work is asynchronous (``AsyncImageDecoding``) is awaited, header and
     /// decode together for at most ``DecodingLimits/maxDecodingTime``. What the pipeline's
-    /// decode stage calls. The format is sniffed once, whichever way the decode goes.
+    /// image stage calls. The format is sniffed once, whichever way the decode goes.
     func decodeAwaiting(_ data: Data, options: DecodeOptions) async throws(ImageError) -> LoadedImage {
         try await decodeAwaiting(data, options: options, releasingInput: nil)
     }

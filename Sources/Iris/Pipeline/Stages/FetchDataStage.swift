@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Shared by requests with the same fetch key: a request that may not load must not join a
 /// load, and one that ignores caches must not join a cache read. A disk miss follows the
-/// fetch that only loads, which an image load's decode stage follows after its own disk read:
+/// fetch that only loads, which an image load's image stage follows after its own disk read:
 /// the two share one download. Reports download progress and, when progressive decoding is
 /// on, the data so far each time a progressive JPEG completes a scan (``StageEvent/partial(_:)``).
 /// Every cache access goes through ``PipelineGraph/caches``.

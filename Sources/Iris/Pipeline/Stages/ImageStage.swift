@@ -1,9 +1,11 @@
 import Foundation
 
-/// The second stage: decodes the original bytes at the request's target size (and turns the
-/// image upright unless the request opts out).
+/// The image stage: decodes the original bytes at the request's target size (turned upright
+/// unless the request opts out), runs the request's processors on the result, and stores it in
+/// the memory cache. One stage from the bytes to the image the caller gets, as a request reads.
 ///
-/// Shared by requests with the same data key, target, orientation and cache policy. A file
+/// Shared by requests with the same key (``ImageStageKey``: data, target, orientation,
+/// processors and cache policy). A file
 /// source is decoded straight from the mapped file (no fetch stage): a large file is never
 /// resident whole. A source in the disk cache is read and decoded in one decode job (no fetch
 /// stage; the one disk read of the load). Otherwise the stage subscribes to the fetch stage that
@@ -12,8 +14,10 @@ import Foundation
 /// data offered while one runs only the newest is kept, and decoded next (so the data that came
 /// last before a pause, a whole scan, always gets its preview). Loaded data that does not decode
 /// is removed from the disk cache (a server that once sent a cut body must not leave it there).
-/// Every cache access goes through ``PipelineGraph/caches``.
-final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
+/// Processors run in the process queue after the decode (previews: on the preview decode's
+/// thread, as previews are few and small). Every cache access goes through
+/// ``PipelineGraph/caches``.
+final class ImageStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
     /// Whether a preview is being decoded, and the newest data offered meanwhile.
     private let previewState = LockedState<(isDecoding: Bool, pending: Data?)>((false, nil))
 
@@ -22,7 +26,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             // Straight from the mapped file, giving back the pages the decoder has read
             // (``ImageDecoderRegistry/decode(contentsOf:options:)``). The original data handed
             // on is the file mapped again (no read).
-            return decode { decoders, options throws(ImageError) in
+            return decodeThenProcess { decoders, options throws(ImageError) in
                 StageImage(
                     image: try await decoders.decodeAwaiting(contentsOf: url, options: options),
                     originalData: try? Data(contentsOf: url, options: .alwaysMapped))
@@ -39,8 +43,8 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
     ///
     /// Stored data is used at once when it is fresh, when the request's policy takes whatever
     /// is stored, or when it is stale but may be shown while it is revalidated
-    /// (`stale-while-revalidate`): the process stage then starts that revalidation once the
-    /// image is in the memory cache.
+    /// (`stale-while-revalidate`): that revalidation starts once the image is in the memory
+    /// cache (``store(_:)``).
     private func readCacheThenDecode() {
         let options = decodeOptions()
         let decoders = graph.configuration.decoders
@@ -56,7 +60,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             guard usesStoredData else { return followFetch(keys) }
             do throws(ImageError) {
                 let fetched = FetchedData(stored: entry, origin: .diskCache, keys: keys)
-                finish(.success(try await decodeLoaded(fetched, decoders, options)))
+                processThenFinish(try await decodeLoaded(fetched, decoders, options))
             } catch {
                 finish(.failure(error))
             }
@@ -71,7 +75,7 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             { [graph] in graph.fetchData($0, keys: fetchKeys, priority: $2, observer: $3) },
             partial: { [self] data in decodePreview(of: data) }
         ) { [self] fetched in
-            decode { [self] decoders, options throws(ImageError) in try await decodeLoaded(fetched, decoders, options) }
+            decodeThenProcess { [self] decoders, options throws(ImageError) in try await decodeLoaded(fetched, decoders, options) }
         }
     }
 
@@ -95,20 +99,53 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
         }
     }
 
-    /// Runs `body` in the decode queue with the decoders and the request's options, and
-    /// finishes with its result. A decoder whose work is asynchronous (video on Apple platforms)
-    /// is awaited, holding no thread (``ImageDecoderRegistry/decodeAwaiting(_:options:)``).
-    private func decode(_ body: @escaping @Sendable (ImageDecoderRegistry, DecodeOptions) async throws(ImageError) -> StageImage) {
+    /// Runs `body` in the decode queue with the decoders and the request's options, then the
+    /// processors on its result (``processThenFinish(_:)``). A decoder whose work is asynchronous
+    /// (video on Apple platforms) is awaited, holding no thread
+    /// (``ImageDecoderRegistry/decodeAwaiting(_:options:)``).
+    private func decodeThenProcess(
+        _ body: @escaping @Sendable (ImageDecoderRegistry, DecodeOptions) async throws(ImageError) -> StageImage
+    ) {
         let options = decodeOptions()
         let decoders = graph.configuration.decoders
         enqueue(in: graph.decodeQueue) { [self] in
             guard !Task.isCancelled else { return }
             do throws(ImageError) {
-                finish(.success(try await body(decoders, options)))
+                processThenFinish(try await body(decoders, options))
             } catch {
                 finish(.failure(error))
             }
         }
+    }
+
+    /// Runs the request's processors on `decoded` in the process queue (none: at once), stores
+    /// the result and finishes with it.
+    private func processThenFinish(_ decoded: StageImage) {
+        let processors = request.processors
+        guard !processors.isEmpty else { return finish(.success(store(decoded))) }
+        enqueue(in: graph.processQueue) { [self] in
+            guard !Task.isCancelled else { return }
+            finish(
+                decoded.image.applying(processors).map { processed in
+                    var processed = processed
+                    processed.httpMetadata = decoded.image.httpMetadata  // what is known of the bytes stays
+                    var result = decoded
+                    result.image = processed
+                    return store(result)
+                })
+        }
+    }
+
+    /// Puts the result in the memory cache (``PipelineCaches/storeResult(_:of:keys:)``); an image
+    /// of stale data used without asking (shown while it is revalidated) then has its data
+    /// revalidated in the background: after the store, so that a revalidation finding new bytes
+    /// removes this image too.
+    private func store(_ result: StageImage) -> StageImage {
+        graph.caches.storeResult(result, of: request, keys: keys)
+        if request.cachePolicy == .useProtocolCachePolicy, result.isUnrevalidatedStaleData {
+            graph.revalidateInBackground(request, keys: keys)
+        }
+        return result
     }
 
     /// Decodes `data` (the download so far) as a preview; while one is being decoded, keeps
@@ -129,8 +166,10 @@ final class DecodeStage: PipelineStage<StageImage, LoadedImage>, @unchecked Send
             var next: Data? = data
             while let data = next {
                 guard !Task.isCancelled, !isEnded else { break }
-                if let preview = try? await decoders.decodeAwaiting(data, options: options) {
-                    publishPartial(preview)
+                if let preview = try? await decoders.decodeAwaiting(data, options: options),
+                    case .success(let processed) = preview.applying(request.processors)
+                {
+                    publishPartial(processed)
                 }
                 next = previewState.withLock { state in
                     defer { state.pending = nil }
