@@ -47,7 +47,8 @@ extension ImageDecoderRegistry {
             var header = try await decoder.asyncHeader(of: data)
             header.orientation = decoder.orientation(in: data, releasingInput: releasingInput) ?? .up
             let context = try decode.stillContext(header: header, options: try decode.checked(header))
-            return decode.finishStill(try await decoder.asyncDecode(data, context: context), context: context)
+            let still = try await decoder.asyncDecode(data, context: context)
+            return decode.finishStill(still.bitmap, posterSeconds: still.posterSeconds, context: context)
         }
     }
 

@@ -96,13 +96,11 @@ struct ImageDecode: Sendable {
         }
         var context = try stillContext(header: header, options: options)
         context.releaseConsumedInput = releasingInput
-        let still =
-            if let poster = decoder as? any PosterDecoding {
-                try poster.decodePoster(data, context: context)
-            } else {
-                DecodedStill(bitmap: try decoder.decode(data, context: context))
-            }
-        return finishStill(still, context: context)
+        if let poster = decoder as? any PosterDecoding {
+            let still = try poster.decodePoster(data, context: context)
+            return finishStill(still.bitmap, posterSeconds: still.posterSeconds, context: context)
+        }
+        return finishStill(try decoder.decode(data, context: context), context: context)
     }
 
     /// The options for a file with `header`, once the limits allow it.
@@ -123,16 +121,17 @@ struct ImageDecode: Sendable {
     }
 
     /// A decoded still made what the caller gets: its colour converted (at the output size,
-    /// before orientation: the least work), turned upright, with the clip of a video.
-    func finishStill(_ decoded: DecodedStill, context: DecodeContext) -> LoadedImage {
+    /// before orientation: the least work), turned upright, with the clip of a video (whose
+    /// poster is the frame `posterSeconds` into it).
+    func finishStill(_ decoded: Bitmap, posterSeconds: Double = 0, context: DecodeContext) -> LoadedImage {
         let header = context.header
         let orientation = context.options.appliesOrientation ? header.orientation : .up
-        var bitmap = colorManagement.apply(to: decoded.bitmap)
+        var bitmap = colorManagement.apply(to: decoded)
         if orientation != .up { bitmap = bitmap.oriented(orientation) }
         return LoadedImage(
             bitmap: bitmap, format: header.format, sourceSize: header.orientedSize,
             orientation: header.orientation, isPreview: context.options.allowsPartialData,
-            video: video(header: header, options: context.options, posterSeconds: decoded.posterSeconds))
+            video: video(header: header, options: context.options, posterSeconds: posterSeconds))
     }
 
     /// The clip a video's poster stands for, kept with it so that a view can play it from the

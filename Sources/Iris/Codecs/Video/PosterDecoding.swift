@@ -1,12 +1,11 @@
 import Foundation
 
-/// A still a decoder made, with what it learned making it: a video's poster carries the time of
-/// the frame chosen, so that a view's player starts on the frame already shown.
+/// A video's poster, with the time of the frame chosen, so that a view's player starts on the
+/// frame already shown (an image's decoder returns its bitmap alone).
 struct DecodedStill: Sendable {
     /// The pixels.
     var bitmap: Bitmap
-    /// The seconds into the clip of the frame a video's poster is (0 for an image, and for a
-    /// poster that is the clip's first frame).
+    /// The seconds into the clip of the frame the poster is (0 for the clip's first frame).
     var posterSeconds: Double = 0
 }
 
