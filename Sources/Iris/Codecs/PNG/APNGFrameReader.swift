@@ -83,7 +83,7 @@ struct APNGFrameReader: AnimationFramePixelReader {
 
     /// A PNG of the frame alone.
     private func stream(for frame: APNGStructure.Frame) -> Data {
-        var out = Data(PNGChunkScan.signature)
+        var out = Data(PNGChunks.signature)
         var header = structure.header
         header.replaceSubrange(0..<8, with: Self.be32(frame.width) + Self.be32(frame.height))
         Self.appendChunk("IHDR", header[...], to: &out)

@@ -66,59 +66,54 @@ struct APNGStructure: Sendable {
     /// Whether the file plays as an animation: at least one complete frame, sequence intact.
     var isAnimated: Bool { !frames.isEmpty }
 
+    /// The types of ``sharedChunks``.
     private var sharedChunkTypes: [String] = []
 
     /// Walks `data`; `nil` when it is not an APNG (no acTL before the first IDAT).
     init?(_ data: Data) {
-        guard data.count >= 8, data.prefix(8).elementsEqual(PNGChunkScan.signature) else { return nil }
-        var offset = 8
+        guard data.withUnsafeBytes({ read(PNGChunks($0)) }) else { return nil }
+    }
+
+    /// Reads the structure from `chunks`; whether they are an APNG's.
+    private mutating func read(_ chunks: PNGChunks) -> Bool {
         var isAnimated = false
         var seenIDAT = false
         /// The frame whose data chunks are being read: after its fcTL, before the next.
         var current: Frame?
         var expectedSequence: UInt32 = 0
         var ended = false
-        let count = data.count
-        let base = data.startIndex
-        func byte(_ at: Int) -> UInt8 { data[base + at] }
-        func u32(_ at: Int) -> UInt32 {
-            UInt32(byte(at)) << 24 | UInt32(byte(at + 1)) << 16 | UInt32(byte(at + 2)) << 8 | UInt32(byte(at + 3))
-        }
-        func u16(_ at: Int) -> Int { Int(byte(at)) << 8 | Int(byte(at + 1)) }
-        /// Checks the sequence number at `at` against the next one expected.
-        func sequence(_ type: String, at: Int) {
-            let number = u32(at)
-            if sequenceError == nil, number != expectedSequence {
-                sequenceError = "\(type) sequence number \(number) where \(expectedSequence) was due"
-            }
-            expectedSequence &+= 1
-        }
-        while offset + 12 <= count {
-            let length = Int(u32(offset))
-            let body = offset + 8
-            guard length <= Int(Int32.max), body + length + 4 <= count else { break }  // cut short
-            let type = String(decoding: data[(base + offset + 4)..<(base + body)], as: UTF8.self)
-            switch type {
-            case "IHDR" where length >= 13:
-                header = [UInt8](data[(base + body)..<(base + body + 13)])
-            case "PLTE", "tRNS":
-                if !seenIDAT {
-                    sharedChunks.append(offset..<(body + length + 4))
-                    sharedChunkTypes.append(type)
+        for chunk in chunks {
+            guard chunk.isComplete else { break }  // cut short
+            let (body, length) = (chunk.body, chunk.length)
+            /// Checks the sequence number at the body's start against the next one expected.
+            func sequence(_ type: String) {
+                let number = chunks.u32(at: body)
+                if sequenceError == nil, number != expectedSequence {
+                    sequenceError = "\(type) sequence number \(number) where \(expectedSequence) was due"
                 }
-            case "acTL" where length >= 8 && !seenIDAT:
+                expectedSequence &+= 1
+            }
+            switch chunk.type {
+            case PNGChunks.IHDR where length >= 13:
+                header = [UInt8](chunks.bytes[body..<(body + 13)])
+            case PNGChunks.PLTE, PNGChunks.tRNS:
+                if !seenIDAT {
+                    sharedChunks.append(chunk.start..<chunk.end)
+                    sharedChunkTypes.append(chunk.type == PNGChunks.PLTE ? "PLTE" : "tRNS")
+                }
+            case PNGChunks.acTL where length >= 8 && !seenIDAT:
                 isAnimated = true
-                declaredFrames = Int(u32(body))
-                plays = Int(u32(body + 4))
-            case "fcTL" where length >= 26:
-                sequence(type, at: body)
+                declaredFrames = Int(chunks.u32(at: body))
+                plays = Int(chunks.u32(at: body + 4))
+            case PNGChunks.fcTL where length >= 26:
+                sequence("fcTL")
                 if let done = current { frames.append(done) }
                 current = Frame(
-                    width: Int(u32(body + 4)), height: Int(u32(body + 8)),
-                    x: Int(u32(body + 12)), y: Int(u32(body + 16)),
-                    delayNumerator: u16(body + 20), delayDenominator: u16(body + 22),
-                    disposeOp: byte(body + 24), blendOp: byte(body + 25))
-            case "IDAT":
+                    width: Int(chunks.u32(at: body + 4)), height: Int(chunks.u32(at: body + 8)),
+                    x: Int(chunks.u32(at: body + 12)), y: Int(chunks.u32(at: body + 16)),
+                    delayNumerator: chunks.u16(at: body + 20), delayDenominator: chunks.u16(at: body + 22),
+                    disposeOp: chunks.bytes[body + 24], blendOp: chunks.bytes[body + 25])
+            case PNGChunks.IDAT:
                 if !seenIDAT {
                     // An fcTL before the first IDAT makes the default image frame 0.
                     defaultImageIsFirstFrame = current != nil
@@ -126,25 +121,25 @@ struct APNGStructure: Sendable {
                     seenIDAT = true
                 }
                 if current?.isDefaultImage == true, length > 0 { current?.data.append(body..<(body + length)) }
-            case "fdAT" where length >= 4:
-                sequence(type, at: body)
+            case PNGChunks.fdAT where length >= 4:
+                sequence("fdAT")
                 if current?.isDefaultImage == false, length > 4 { current?.data.append((body + 4)..<(body + length)) }
-            case "IEND":
+            case PNGChunks.IEND:
                 ended = true
             default:
                 break
             }
             if ended { break }
-            offset = body + length + 4
         }
-        guard isAnimated, !header.isEmpty else { return nil }
+        guard isAnimated, !header.isEmpty else { return false }
         if ended, let done = current { frames.append(done) }
         if sequenceError != nil {
             frames = []
-            return
+            return true
         }
         frames.removeAll { $0.data.isEmpty || $0.width <= 0 || $0.height <= 0 }
         if frames.count > declaredFrames { frames.removeLast(frames.count - declaredFrames) }
+        return true
     }
 
     static func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {

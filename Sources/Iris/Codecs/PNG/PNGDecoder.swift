@@ -66,7 +66,7 @@ struct PNGDecoder: ImageDecoding {
     /// The orientation of the `eXIf` chunk (which may follow the image data: the walk reads to
     /// the end of the file).
     func orientation(in data: Data, releasingInput: ((Int) -> Void)?) -> Orientation? {
-        EXIFReader.orientation(inPNG: data, releasingInput: releasingInput)
+        PNGChunks.exifOrientation(in: data, releasingInput: releasingInput)
     }
 
     /// Reads the size, alpha and frame count from the chunks before the first IDAT.

@@ -2,20 +2,13 @@ import Foundation
 
 /// Reads the EXIF orientation tag with a small bounds-checked parser.
 ///
-/// Finds the EXIF block in its container (JPEG APP1 segment, PNG `eXIf` chunk, WebP `EXIF`
-/// chunk) and reads tag 0x0112 from IFD0 of the TIFF structure inside. Nothing is copied: the
+/// Finds the EXIF block in its container (JPEG APP1 segment, WebP `EXIF` chunk; a PNG's `eXIf`
+/// chunk is found by the PNG chunk walk, `PNGChunks`) and reads tag 0x0112 from IFD0 of the TIFF structure inside. Nothing is copied: the
 /// parser walks the bytes in place. Any malformed input — truncated, hostile lengths or offsets,
 /// a wrong tag type, a value outside 1–8 — gives `nil`; no input can make it trap.
 enum EXIFReader {
     /// The orientation a JPEG's EXIF APP1 segment stores, or `nil`.
     static func orientation(inJPEG data: Data) -> Orientation? { read(data, jpegOrientation) }
-
-    /// The orientation a PNG's `eXIf` chunk stores, or `nil`, telling `releasingInput` how far
-    /// the walk (the chunks to the end of the file) has read, so a mapped file's pages can be
-    /// given back.
-    static func orientation(inPNG data: Data, releasingInput: ((Int) -> Void)? = nil) -> Orientation? {
-        read(data) { pngOrientation($0, releasingInput: releasingInput) }
-    }
 
     /// The orientation a WebP's `EXIF` chunk stores, or `nil`.
     static func orientation(inWebP data: Data) -> Orientation? { read(data, webpOrientation) }
@@ -73,33 +66,6 @@ enum EXIFReader {
                 }
             }
             position += length
-        }
-        return nil
-    }
-
-    // MARK: PNG
-
-    /// The eight bytes every PNG starts with.
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    /// Walks PNG chunks to `eXIf` (usually before IDAT, but accepted anywhere before IEND).
-    static func pngOrientation(_ reader: ByteReader, releasingInput: ((Int) -> Void)? = nil) -> Orientation? {
-        guard reader.matches(pngSignature, at: 0) else { return nil }
-        var position = 8
-        defer { releasingInput?(position) }
-        while let length32 = reader.u32(at: position), let type = reader.u32(at: position + 4) {
-            let length = Int(length32)
-            // Lengths above 2^31 - 1 are invalid PNG; data plus CRC must fit in what is left.
-            guard length32 <= 0x7FFF_FFFF, reader.has(length + 4, at: position + 8) else { return nil }
-            switch type {
-            case 0x6558_4966:  // "eXIf"
-                return tiffOrientation(in: reader.slice(position + 8, length))
-            case 0x4945_4E44:  // "IEND"
-                return nil
-            default:
-                position += 8 + length + 4
-                releasingInput?(position)
-            }
         }
         return nil
     }
