@@ -5,18 +5,16 @@ import Foundation
 /// the memory cache. One stage from the bytes to the image the caller gets, as a request reads.
 ///
 /// Shared by requests with the same key (``ImageStageKey``: data, target, orientation,
-/// processors and cache policy). A file
-/// source is decoded straight from the mapped file (no fetch stage): a large file is never
-/// resident whole. A source in the disk cache is read and decoded in one decode job (no fetch
-/// stage; the one disk read of the load). Otherwise the stage subscribes to the fetch stage that
-/// loads and, while a progressive
-/// JPEG arrives, decodes previews of the data so far: one at a time, in the decode queue; of the
-/// data offered while one runs only the newest is kept, and decoded next (so the data that came
-/// last before a pause, a whole scan, always gets its preview). Loaded data that does not decode
-/// is removed from the disk cache (a server that once sent a cut body must not leave it there).
-/// Processors run in the process queue after the decode (previews: on the preview decode's
-/// thread, as previews are few and small). Every cache access goes through
-/// ``PipelineGraph/caches``.
+/// processors and cache policy). A file source is decoded straight from the mapped file (no
+/// fetch stage): a large file is never resident whole. A source in the disk cache is read and
+/// decoded in one decode job (no fetch stage; the one disk read of the load). Otherwise the stage
+/// subscribes to the fetch stage that loads and, while a progressive JPEG arrives, decodes
+/// previews of the data so far: one at a time, in the decode queue; of the data offered while one
+/// runs only the newest is kept, and decoded next (so the data that came last before a pause, a
+/// whole scan, always gets its preview). Loaded data that does not decode is removed from the
+/// disk cache (a server that once sent a cut body must not leave it there). Processors run in
+/// the process queue after the decode (on previews: on the preview decode's thread, as previews
+/// are few and small). Every cache access goes through ``PipelineGraph/caches``.
 final class ImageStage: PipelineStage<StageImage, LoadedImage>, @unchecked Sendable {
     /// Whether a preview is being decoded, and the newest data offered meanwhile.
     private let previewState = LockedState<(isDecoding: Bool, pending: Data?)>((false, nil))
