@@ -329,26 +329,35 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
     nonisolated(nonsending) static func result(
         _ subscribe: (@escaping PipelineStage<Output, Partial>.Observer) -> Subscription
     ) async -> Result<Output, ImageError> {
-        await resultAndSharing(subscribe).result
+        await wait(for: subscribe).result
     }
 
     /// ``result(_:)``, and whether the caller joined the stage already running for its key.
     nonisolated(nonsending) static func resultAndSharing(
         _ subscribe: (@escaping PipelineStage<Output, Partial>.Observer) -> Subscription
     ) async -> (result: Result<Output, ImageError>, joinedStageInFlight: Bool) {
+        let (result, waiter) = await wait(for: subscribe)
+        return (result, waiter.state.withLock { $0.joinedStageInFlight })
+    }
+
+    /// Subscribes and waits; the result, and the waiter (which knows how it subscribed).
+    private nonisolated(nonsending) static func wait(
+        for subscribe: (@escaping PipelineStage<Output, Partial>.Observer) -> Subscription
+    ) async -> (result: Result<Output, ImageError>, waiter: StageWaiter) {
         let waiter = StageWaiter()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Output, ImageError>, Never>) in
                 waiter.wait(with: continuation)
                 waiter.attach(
                     subscribe { event in
-                        if case .finished(let result) = event { waiter.finish(result) }
+                        // The stage has ended: there is nothing left to leave.
+                        if case .finished(let result) = event { waiter.finish(result, leavingStage: false) }
                     })
             }
         } onCancel: {
-            waiter.finish(.failure(.cancelled))
+            waiter.finish(.failure(.cancelled), leavingStage: true)
         }
-        return (result, waiter.state.withLock { $0.joinedStageInFlight })
+        return (result, waiter)
     }
 
     private func wait(with continuation: CheckedContinuation<Result<Output, ImageError>, Never>) {
@@ -370,7 +379,9 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
         if isDone { subscription.cancel() }
     }
 
-    private func finish(_ result: Result<Output, ImageError>) {
+    /// Ends the wait with `result`; `leavingStage`: the waiter leaves the stage too (a
+    /// cancelled caller), which a result from the stage itself does not need (it has ended).
+    private func finish(_ result: Result<Output, ImageError>, leavingStage: Bool) {
         let ended = state.withLock { state -> (CheckedContinuation<Result<Output, ImageError>, Never>?, Subscription?)? in
             guard state.result == nil else { return nil }
             state.result = result
@@ -381,8 +392,8 @@ final class StageWaiter<Output: Sendable, Partial: Sendable>: Sendable {
             return (state.continuation, state.subscription)
         }
         guard let (continuation, subscription) = ended else { return }
-        // Leaving finished shared work is a no-op; leaving running work may cancel it.
-        subscription?.cancel()
+        // Leaving running shared work may cancel it.
+        if leavingStage { subscription?.cancel() }
         continuation?.resume(returning: result)
     }
 }
