@@ -36,7 +36,13 @@ extension ImagePipeline {
         /// first frame before it knows its slot (then it decodes again only if the slot needs
         /// more pixels). `nil` when the cache has none, or the request's policy ignores caches.
         public func imageOfSameSource(as request: ImageRequest) -> LoadedImage? {
-            caches.imageOfSameSource(for: request, keys: pipeline.graph.keys(for: request))
+            imageOfSameSource(as: request, keys: pipeline.graph.keys(for: request))
+        }
+
+        /// ``imageOfSameSource(as:)`` with `request`'s keys already derived
+        /// (``ImagePipeline/keys(for:)``).
+        public func imageOfSameSource(as request: ImageRequest, keys: ImageRequestKeys) -> LoadedImage? {
+            caches.imageOfSameSource(for: request, keys: keys)
         }
 
         /// Puts `image` in the memory cache as `request`'s result.
@@ -58,14 +64,16 @@ extension ImagePipeline {
 
         /// Whether `stores` hold something for `request` (any of them).
         public func contains(_ request: ImageRequest, in stores: Stores = .all) -> Bool {
-            (stores.contains(.memory) && caches.containsImage(for: pipeline.imageKey(for: request)))
-                || (stores.contains(.disk) && data(for: request) != nil)
+            let keys = pipeline.graph.keys(for: request)
+            return (stores.contains(.memory) && caches.containsImage(for: keys.image))
+                || (stores.contains(.disk) && caches.data(forKey: keys.data.string) != nil)
         }
 
         /// Removes what `stores` hold for `request`.
         public func remove(_ request: ImageRequest, from stores: Stores = .all) {
-            if stores.contains(.memory) { caches.removeImage(for: pipeline.imageKey(for: request)) }
-            if stores.contains(.disk) { caches.removeData(forKey: pipeline.dataKey(for: request)) }
+            let keys = pipeline.graph.keys(for: request)
+            if stores.contains(.memory) { caches.removeImage(for: keys.image) }
+            if stores.contains(.disk) { caches.removeData(forKey: keys.data.string) }
         }
 
         /// Empties `stores`.

@@ -56,6 +56,8 @@ public struct ImageRequestKeys: Sendable {
 
     /// The disk cache's key.
     var data: DataKey { image.data }
+    /// The disk cache's key of the request's data, as ``ImagePipeline/dataKey(for:)`` gives it.
+    public var dataKey: String { data.string }
     /// The fetch stage's key.
     var fetch: FetchKey { FetchKey(data: data, cachePolicy: cachePolicy, readsDisk: readsDisk) }
     /// The image stage's key.

@@ -37,10 +37,9 @@ extension ImageModel {
             // cache moves the image to the new key (its pixels are charged once).
             pipeline.cache.store(image, for: sized)
             self.request = sized
-            requestKeys = pipeline.keys(for: sized)
-            if !privateEntries.isEmpty {
-                privateEntries.noteLoad(sized, dataKey: pipeline.dataKey(for: sized), pipeline: pipeline)
-            }
+            let keys = pipeline.keys(for: sized)
+            requestKeys = keys
+            if !privateEntries.isEmpty { privateEntries.noteLoad(sized, dataKey: keys.dataKey, pipeline: pipeline) }
         }
     }
 
@@ -70,7 +69,8 @@ extension ImageModel {
     /// its first layout then decodes again only if the slot needs more pixels. Without one,
     /// nothing of another request stays up, and the load waits for the layout.
     private func showBeforeLayout(_ request: ImageRequest) {
-        guard let cached = pipeline.cache.imageOfSameSource(as: request) else {
+        let keys = pipeline.keys(for: request)
+        guard let cached = pipeline.cache.imageOfSameSource(as: request, keys: keys) else {
             reset()
             sizing.viewRequest = request
             return
@@ -79,7 +79,7 @@ extension ImageModel {
         sizing.viewRequest = request
         sizing.naturalScale = request.scale
         self.request = request
-        requestKeys = pipeline.keys(for: request)
+        requestKeys = keys
         setPhase(.success(cached), animated: false)
     }
 

@@ -251,9 +251,9 @@ public final class ImageModel {
         let shown: LoadedImage? = if let image = phase.loadedImage, previous?.hasSameData(as: keys.image) == true { image } else { nil }
         self.request = request
         requestKeys = keys
-        if !privateEntries.isEmpty { privateEntries.noteLoad(request, dataKey: pipeline.dataKey(for: request), pipeline: pipeline) }
+        if !privateEntries.isEmpty { privateEntries.noteLoad(request, dataKey: keys.dataKey, pipeline: pipeline) }
         if currentPriority != request.priority { currentPriority = request.priority }
-        observeChanges(of: request)
+        observeChanges(of: request, dataKey: keys.dataKey)
 
         if let hit = pipeline.cachedImage(for: request, keys: keys) {
             setPhase(.success(hit), animated: false)
@@ -290,13 +290,12 @@ public final class ImageModel {
         }
     }
 
-    /// Listens for replacements of `request`'s bytes, once per source.
-    private func observeChanges(of request: ImageRequest) {
+    /// Listens for replacements of `request`'s bytes (its disk-cache key `key`), once per source.
+    private func observeChanges(of request: ImageRequest, dataKey key: String) {
         switch request.source {
         case .url, .urlRequest: break
         case .file, .data: return changeObservation = nil  // only HTTP data is revalidated
         }
-        let key = pipeline.dataKey(for: request)
         guard changeObservation?.key != key else { return }
         let model = WeakImageModel(self)
         let observation = pipeline.observeChanges(of: request) {
